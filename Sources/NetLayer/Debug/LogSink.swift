@@ -1,0 +1,19 @@
+import Foundation
+
+/// Where debug lines go.
+public struct LogSink: Sendable {
+    private let write: @Sendable (String) -> Void
+
+    /// A sink calling `write` once per line (without a trailing newline).
+    public init(_ write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// Standard output, one `print` per line. The default, so `debug: true` works with no set-up.
+    public static let standardOutput = LogSink { line in print(line) }
+
+    /// Discards everything.
+    public static let discard = LogSink { _ in }
+
+    func callAsFunction(_ line: String) { write(line) }
+}

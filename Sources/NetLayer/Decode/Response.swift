@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A decoded value together with everything known about the exchange that produced it.
+public struct Response<Value: Sendable>: Sendable {
+    /// The decoded value.
+    public let value: Value
+    /// The raw response body.
+    public let data: Data
+    /// The HTTP response (status, headers, final URL after redirects).
+    public let httpResponse: HTTPURLResponse
+    /// The request as it was sent, with its final URL, headers and body.
+    public let request: URLRequest
+    /// Time from handing the request to the transport until the whole body arrived.
+    public let duration: Duration
+
+    /// The HTTP status code.
+    public var statusCode: Int { httpResponse.statusCode }
+}
+
+/// A model for responses with no content: a 204, or any body you want to ignore.
+///
+/// Decoding `Empty` never fails and never reads the body.
+public struct Empty: Codable, Sendable, Hashable {
+    /// Creates the empty value.
+    public init() {}
+    /// Accepts any JSON (or none) without reading it.
+    public init(from decoder: any Decoder) throws {}
+    /// Encodes `{}`.
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: EmptyKey.self)
+    }
+    private struct EmptyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// Which responses count as success.
+public struct Validation: Sendable {
+    private let accepts: @Sendable (HTTPURLResponse) -> Bool
+
+    /// A validation from a predicate over the response.
+    public init(_ accepts: @escaping @Sendable (HTTPURLResponse) -> Bool) {
+        self.accepts = accepts
+    }
+
+    /// Accepts exactly these status codes.
+    public init(acceptableStatusCodes codes: some Sequence<Int>) {
+        let set = Set(codes)
+        self.accepts = { set.contains($0.statusCode) }
+    }
+
+    /// Status 200–299; anything else throws ``NetLayerError/Code/unacceptableStatus`` with the body.
+    /// The default, because a 4xx or 5xx body is almost never the model the caller asked for.
+    public static let successfulStatusCodes = Validation { (200..<300).contains($0.statusCode) }
+
+    /// Accepts every response; for callers that inspect ``Response/statusCode`` themselves.
+    public static let none = Validation { _ in true }
+
+    func accepts(_ response: HTTPURLResponse) -> Bool { accepts(response) }
+}
+
+/// Reason phrases for printing (the status line's own phrase is not exposed by URLSession).
+enum StatusText {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 101: "Switching Protocols"
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 410: "Gone"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 418: "I'm a teapot"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: HTTPURLResponse.localizedString(forStatusCode: status).capitalized
+        }
+    }
+}
+
+/// Bodies as printable text.
+enum BodyText {
+    /// UTF-8 text cut to `limit` characters (with the total length shown), or a byte count for
+    /// binary data.
+    static func preview(_ data: Data, limit: Int) -> String {
+        if data.isEmpty { return "(empty)" }
+        guard let text = String(data: data, encoding: .utf8), isPrintable(text) else {
+            return "<\(data.count) bytes of binary data>"
+        }
+        if text.count <= limit { return text }
+        return String(text.prefix(limit)) + "… (\(data.count) bytes in all)"
+    }
+
+    static func isPrintable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }
+    }
+}

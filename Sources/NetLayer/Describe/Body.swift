@@ -1,0 +1,88 @@
+import Foundation
+
+/// An explicit request body. When a body is given, params travel in the query string.
+///
+/// Create one with ``data(_:contentType:)``, ``json(_:)`` or ``file(_:contentType:)``.
+public struct Body: Sendable {
+    enum Storage: Sendable {
+        case data(Data, contentType: String?)
+        case json(@Sendable (JSONEncoder) throws -> Data)
+        case file(URL, contentType: String?)
+    }
+
+    let storage: Storage
+
+    /// Raw bytes sent byte for byte.
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - contentType: Sent unless a header level sets `Content-Type`. Default: none.
+    public static func data(_ data: Data, contentType: String? = nil) -> Body {
+        Body(storage: .data(data, contentType: contentType))
+    }
+
+    /// A value encoded with the resource's `JSONEncoder`; `Content-Type: application/json` unless a
+    /// header level sets another. Encoding happens when the call runs; a failure throws
+    /// ``NetLayerError/Code/encodingFailed`` and nothing is sent.
+    public static func json<Value: Encodable & Sendable>(_ value: Value) -> Body {
+        Body(storage: .json({ encoder in try encoder.encode(value) }))
+    }
+
+    /// The contents of a file, sent byte for byte.
+    /// - Parameters:
+    ///   - url: A file URL. An unreadable file throws ``NetLayerError/Code/encodingFailed``.
+    ///   - contentType: Default: guessed from the file extension, else `application/octet-stream`.
+    public static func file(_ url: URL, contentType: String? = nil) -> Body {
+        Body(storage: .file(url, contentType: contentType))
+    }
+}
+
+/// A file attached to a multipart request.
+public struct FilePart: Sendable {
+    enum Source: Sendable {
+        case file(URL)
+        case data(Data)
+    }
+
+    let source: Source
+    /// The `filename` sent in the part's `Content-Disposition`.
+    public let filename: String
+    /// The part's `Content-Type`.
+    public let contentType: String
+
+    /// A file on disk.
+    /// - Parameters:
+    ///   - url: A file URL; an unreadable file throws ``NetLayerError/Code/encodingFailed``.
+    ///   - filename: Default: the URL's last path component.
+    ///   - contentType: Default: guessed from the filename's extension, else
+    ///     `application/octet-stream`.
+    public static func file(_ url: URL, filename: String? = nil, contentType: String? = nil) -> FilePart {
+        let name = filename ?? url.lastPathComponent
+        return FilePart(
+            source: .file(url), filename: name, contentType: contentType ?? MediaType.guess(forFilename: name))
+    }
+
+    /// Bytes in memory.
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - filename: The name sent with the part.
+    ///   - contentType: Default: guessed from the filename's extension, else
+    ///     `application/octet-stream`.
+    public static func data(_ data: Data, filename: String, contentType: String? = nil) -> FilePart {
+        FilePart(source: .data(data), filename: filename, contentType: contentType ?? MediaType.guess(forFilename: filename))
+    }
+}
+
+/// How params are placed when the method and headers alone should not decide.
+public enum ParamEncoding: Sendable, Hashable {
+    /// The placement table of the design: query for GET/HEAD/DELETE/OPTIONS, else a form body, or
+    /// a JSON body when the merged `Content-Type` is JSON; multipart when files are given.
+    case automatic
+    /// Always in the query string.
+    case query
+    /// A `application/x-www-form-urlencoded` body (query for methods that cannot carry a body).
+    case form
+    /// A JSON object body.
+    case json
+    /// A `multipart/form-data` body even without files.
+    case multipart
+}

@@ -1,0 +1,53 @@
+/// Media-type helpers: guessing a file's type and recognising JSON.
+enum MediaType {
+    static let form = "application/x-www-form-urlencoded"
+    static let json = "application/json"
+    static let octetStream = "application/octet-stream"
+    static let multipart = "multipart/form-data"
+
+    private static let byExtension: [String: String] = [
+        "avif": "image/avif", "bmp": "image/bmp", "css": "text/css", "csv": "text/csv",
+        "doc": "application/msword", "gif": "image/gif", "gz": "application/gzip",
+        "heic": "image/heic", "htm": "text/html", "html": "text/html", "ico": "image/vnd.microsoft.icon",
+        "jpeg": "image/jpeg", "jpg": "image/jpeg", "js": "text/javascript", "json": "application/json",
+        "m4a": "audio/mp4", "md": "text/markdown", "mov": "video/quicktime", "mp3": "audio/mpeg",
+        "mp4": "video/mp4", "ogg": "audio/ogg", "pdf": "application/pdf", "png": "image/png",
+        "svg": "image/svg+xml", "tar": "application/x-tar", "tif": "image/tiff", "tiff": "image/tiff",
+        "txt": "text/plain", "wav": "audio/wav", "webm": "video/webm", "webp": "image/webp",
+        "xml": "application/xml", "zip": "application/zip",
+        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ]
+
+    /// The media type for a filename's extension, else `application/octet-stream`.
+    static func guess(forFilename filename: String) -> String {
+        guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return octetStream }
+        let ext = filename[filename.index(after: dot)...].lowercased()
+        return byExtension[ext] ?? octetStream
+    }
+
+    /// The type/subtype of a Content-Type value, lower-cased, without parameters.
+    static func essence(_ contentType: String) -> Substring {
+        let end = contentType.firstIndex(of: ";") ?? contentType.endIndex
+        return contentType[..<end].drop(while: { $0 == " " })
+    }
+
+    /// `application/json` or any `*+json` type.
+    static func isJSON(_ contentType: String) -> Bool {
+        let type = essence(contentType).lowercased().trimmingTrailingSpaces()
+        return type == json || type.hasSuffix("+json")
+    }
+
+    /// `multipart/form-data`.
+    static func isMultipart(_ contentType: String) -> Bool {
+        essence(contentType).lowercased().trimmingTrailingSpaces() == multipart
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " || copy.last == "\t" { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Request parameters: top-level names mapped to values of any supported type.
+///
+/// `["page": page, "search": search]` compiles with variables of different types; a `nil` optional
+/// is left out of what is sent. Unsupported types are rejected at compile time.
+public typealias Params = [String: any ParamConvertible]
+
+/// A parameter value as the encoders see it, after conversion from a Swift value.
+///
+/// Numbers are kept as their exact decimal text, so `Decimal` and `UInt64` survive unchanged.
+public enum ParamValue: Sendable, Hashable {
+    /// No value: dropped from queries, forms and multipart; dropped from JSON unless
+    /// ``EncodingOptions/NullEncoding/null`` is chosen.
+    case null
+    /// A boolean, written `true`/`false` (or `1`/`0`, see ``EncodingOptions/BoolEncoding``).
+    case bool(Bool)
+    /// A number as decimal text, for example `"42"` or `"3.5"`.
+    case number(String)
+    /// A string.
+    case string(String)
+    /// An ordered list of values.
+    case array([ParamValue])
+    /// Named values; keys are always sent in byte order.
+    case dictionary([String: ParamValue])
+}
+
+/// A type that can be sent as a request parameter, a path part, or a multipart field.
+///
+/// The library conforms `String`, integers, floating point, `Bool`, `Decimal`, `Date` (ISO 8601),
+/// `UUID`, `URL`, `Data` (base64), optionals, arrays and `[String: …]` dictionaries of them.
+public protocol ParamConvertible: Sendable {
+    /// The value in the encoders' terms.
+    var paramValue: ParamValue { get }
+}
+
+extension ParamValue: ParamConvertible {
+    /// The value itself.
+    public var paramValue: ParamValue { self }
+}
+
+extension ParamValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// The `null` value.
+    public init(nilLiteral: ()) { self = .null }
+    /// An integer value.
+    public init(integerLiteral value: Int) { self = .number(String(value)) }
+    /// A list of values of mixed types, for example `["a", 1, true]`.
+    public init(arrayLiteral elements: (any ParamConvertible)...) {
+        self = .array(elements.map(\.paramValue))
+    }
+    /// A nested dictionary of mixed value types, for example `["min": 1, "name": "x"]`.
+    public init(dictionaryLiteral elements: (String, any ParamConvertible)...) {
+        var result: [String: ParamValue] = [:]
+        for (key, value) in elements { result[key] = value.paramValue }
+        self = .dictionary(result)
+    }
+}
+
+extension String: ParamConvertible {
+    /// The string itself.
+    public var paramValue: ParamValue { .string(self) }
+}
+
+extension Substring: ParamConvertible {
+    /// The substring as a string.
+    public var paramValue: ParamValue { .string(String(self)) }
+}
+
+extension Bool: ParamConvertible {
+    /// The boolean.
+    public var paramValue: ParamValue { .bool(self) }
+}
+
+extension ParamConvertible where Self: BinaryInteger {
+    /// The integer in decimal.
+    public var paramValue: ParamValue { .number(String(self)) }
+}
+
+extension Int: ParamConvertible {}
+extension Int8: ParamConvertible {}
+extension Int16: ParamConvertible {}
+extension Int32: ParamConvertible {}
+extension Int64: ParamConvertible {}
+extension UInt: ParamConvertible {}
+extension UInt8: ParamConvertible {}
+extension UInt16: ParamConvertible {}
+extension UInt32: ParamConvertible {}
+extension UInt64: ParamConvertible {}
+
+extension Double: ParamConvertible {
+    /// The shortest decimal text that reads back as the same `Double` (`nan`/`inf` are refused by JSON).
+    public var paramValue: ParamValue { .number(String(self)) }
+}
+
+extension Float: ParamConvertible {
+    /// The shortest decimal text that reads back as the same `Float`.
+    public var paramValue: ParamValue { .number(String(self)) }
+}
+
+extension Decimal: ParamConvertible {
+    /// The exact decimal text.
+    public var paramValue: ParamValue { .number(description) }
+}
+
+extension Date: ParamConvertible {
+    /// ISO 8601 in UTC, with fractional seconds only when the date has them:
+    /// `2026-11-21T09:30:00Z`, `2026-11-21T09:30:00.250Z`.
+    public var paramValue: ParamValue {
+        let whole = timeIntervalSinceReferenceDate.rounded(.down) == timeIntervalSinceReferenceDate
+        return .string(formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)))
+    }
+}
+
+extension UUID: ParamConvertible {
+    /// The canonical upper-case UUID string.
+    public var paramValue: ParamValue { .string(uuidString) }
+}
+
+extension URL: ParamConvertible {
+    /// The absolute URL string.
+    public var paramValue: ParamValue { .string(absoluteString) }
+}
+
+extension Data: ParamConvertible {
+    /// The bytes in standard base64.
+    public var paramValue: ParamValue { .string(base64EncodedString()) }
+}
+
+extension Optional: ParamConvertible where Wrapped: ParamConvertible {
+    /// The wrapped value, or ``ParamValue/null`` (left out of what is sent).
+    public var paramValue: ParamValue {
+        switch self {
+        case .some(let value): value.paramValue
+        case .none: .null
+        }
+    }
+}
+
+extension Array: ParamConvertible where Element: ParamConvertible {
+    /// The elements in order.
+    public var paramValue: ParamValue { .array(map(\.paramValue)) }
+}
+
+extension Dictionary: ParamConvertible where Key == String, Value: ParamConvertible {
+    /// The entries; keys are sent in byte order.
+    public var paramValue: ParamValue { .dictionary(mapValues(\.paramValue)) }
+}
+
+extension ParamValue {
+    /// The text of a scalar value (`nil` for null, arrays and dictionaries).
+    func scalarText(bools: EncodingOptions.BoolEncoding) -> String? {
+        switch self {
+        case .string(let text), .number(let text): text
+        case .bool(let flag):
+            switch bools {
+            case .literal: flag ? "true" : "false"
+            case .numeric: flag ? "1" : "0"
+            }
+        case .null, .array, .dictionary: nil
+        }
+    }
+}
+
+/// Merges parameter levels; a later level wins per top-level key (even with `nil`, which removes an
+/// earlier level's value from what is sent).
+func mergeParams(_ levels: Params...) -> [String: ParamValue] {
+    var merged: [String: ParamValue] = [:]
+    for level in levels {
+        for (key, value) in level { merged[key] = value.paramValue }
+    }
+    return merged
+}

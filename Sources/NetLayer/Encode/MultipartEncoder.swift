@@ -1,0 +1,67 @@
+import Foundation
+
+/// Writes `multipart/form-data` bodies (RFC 7578): fields in key order, then files in key order.
+struct MultipartEncoder: Sendable {
+    /// The boundary, random per request.
+    let boundary: String
+
+    init(boundary: String = MultipartEncoder.randomBoundary()) {
+        self.boundary = boundary
+    }
+
+    /// The `Content-Type` header value announcing this boundary.
+    var contentType: String { "\(MediaType.multipart); boundary=\(boundary)" }
+
+    /// A boundary of 32 random hex digits after a fixed prefix; it cannot occur in the text fields we
+    /// write with any practical probability.
+    static func randomBoundary() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = String(generator.next() as UInt64, radix: 16)
+        let low = String(generator.next() as UInt64, radix: 16)
+        return "NetLayer-" + String(repeating: "0", count: 16 - high.count) + high
+            + String(repeating: "0", count: 16 - low.count) + low
+    }
+
+    /// The whole body.
+    /// - Throws: ``NetLayerError`` `.encodingFailed` when a file cannot be read.
+    func encode(fields: [(name: String, value: String)], files: [String: FilePart]) throws(NetLayerError) -> Data {
+        var body = Data()
+        for field in fields {
+            body.append(contentsOf: "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(field.name))\"\r\n\r\n".utf8)
+            body.append(contentsOf: field.value.utf8)
+            body.append(contentsOf: "\r\n".utf8)
+        }
+        for name in files.keys.sorted(by: FormEncoder.byteOrder) {
+            guard let file = files[name] else { continue }
+            body.append(contentsOf: "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            switch file.source {
+            case .data(let data):
+                body.append(data)
+            case .file(let url):
+                do {
+                    body.append(try Data(contentsOf: url))
+                } catch {
+                    throw .encodingFailed("cannot read file part \"\(name)\" at \(url.path): \(error.localizedDescription)")
+                }
+            }
+            body.append(contentsOf: "\r\n".utf8)
+        }
+        body.append(contentsOf: "--\(boundary)--\r\n".utf8)
+        return body
+    }
+
+    /// Escapes `"`, CR and LF in a field name or filename as `%22`, `%0D`, `%0A` (RFC 7578 §4.2 / HTML).
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "%22"
+            case "\r": output += "%0D"
+            case "\n": output += "%0A"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where the merged params of a call ended up.
+enum ParamPlacement: Sendable {
+    case query, form, json, multipart
+}
+
+/// A request ready to send, plus what debug output needs to describe it.
+struct PreparedRequest: Sendable {
+    var urlRequest: URLRequest
+    var method: HTTPMethod
+    var url: URL
+    var headers: HeaderFields
+    var params: [String: ParamValue]
+    var placement: ParamPlacement
+    var body: Data?
+    var files: [String: FilePart]
+}
+
+extension Executor {
+    /// Builds the request: merges the three levels, fills the path, places and encodes params and
+    /// body. Pure: runs on the calling task and touches no network.
+    /// - Throws: ``NetLayerError`` for anything that cannot be sent; nothing is sent then.
+    func prepare() throws(NetLayerError) -> PreparedRequest {
+        let base = try resource.base.get()
+        let filledPath = try PathTemplate.fill(path, with: pathParts)
+        var headerFields = try HeaderFields(merging: resource.defaultHeaders, targetHeaders, headers)
+        let merged = mergeParams(resource.defaultParams, targetParams, params)
+        let contentType = headerFields["Content-Type"]
+        let placement = try placeParams(contentType: contentType)
+        let form = FormEncoder(options: resource.options.encoding)
+        let hasParams = merged.values.contains { $0 != .null }
+
+        var bodyData: Data?
+        switch placement {
+        case .query:
+            if let body { bodyData = try encode(body, headers: &headerFields) }
+        case .form:
+            if hasParams {
+                let text = form.encode(merged)
+                if !text.isEmpty {
+                    bodyData = Data(text.utf8)
+                    if contentType == nil { headerFields.set("Content-Type", MediaType.form) }
+                }
+            }
+        case .json:
+            if hasParams {
+                bodyData = try JSONParams.encode(merged, nulls: resource.options.encoding.nulls)
+                if contentType == nil { headerFields.set("Content-Type", MediaType.json) }
+            }
+        case .multipart:
+            let encoder = MultipartEncoder()
+            bodyData = try encoder.encode(fields: form.pairs(merged), files: files)
+            headerFields.set("Content-Type", encoder.contentType)
+        }
+
+        let query = placement == .query ? form.encode(merged) : ""
+        let url = try URLBuilder.url(base: base, path: filledPath, query: query)
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        for field in headerFields.fields { request.setValue(field.value, forHTTPHeaderField: field.name) }
+        request.httpBody = bodyData
+        if let timeout {
+            // Linux URLSession truncates sub-second values; the transport enforces the exact idle
+            // timeout itself, so the session's own timer is only a backstop set safely above it.
+            request.timeoutInterval = (timeout.seconds.rounded(.up) + 1)
+        }
+        return PreparedRequest(
+            urlRequest: request, method: method, url: url, headers: headerFields, params: merged,
+            placement: placement, body: bodyData, files: files)
+    }
+
+    private func placeParams(contentType: String?) throws(NetLayerError) -> ParamPlacement {
+        let wantsMultipart = !files.isEmpty || encoding == .multipart || (contentType.map(MediaType.isMultipart) ?? false)
+        if body != nil {
+            if !files.isEmpty || encoding == .multipart {
+                throw .unsupportedBody("a call cannot have both `body:` and multipart files; put the data in `files:` instead")
+            }
+            if method.forbidsBody { throw .unsupportedBody("\(method) cannot carry a body; use POST, PUT or PATCH") }
+            return .query
+        }
+        if wantsMultipart {
+            if method.forbidsBody {
+                throw .unsupportedBody("\(method) cannot carry a multipart body; use POST, PUT or PATCH")
+            }
+            return .multipart
+        }
+        if encoding == .query || method.forbidsBody { return .query }
+        if encoding == .json { return .json }
+        if encoding == .form { return .form }
+        if method.sendsParamsInQuery { return .query }
+        if let contentType, MediaType.isJSON(contentType) { return .json }
+        return .form
+    }
+
+    private func encode(_ body: Body, headers: inout HeaderFields) throws(NetLayerError) -> Data {
+        let ownType: String?
+        let data: Data
+        switch body.storage {
+        case .data(let bytes, let contentType):
+            data = bytes
+            ownType = contentType
+        case .json(let encode):
+            do {
+                data = try encode(resource.options.encoder)
+            } catch {
+                throw .encodingFailed("the JSON body could not be encoded: \(error)", underlying: error)
+            }
+            ownType = MediaType.json
+        case .file(let url, let contentType):
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw .encodingFailed("cannot read body file at \(url.path): \(error.localizedDescription)")
+            }
+            ownType = contentType ?? MediaType.guess(forFilename: url.lastPathComponent)
+        }
+        if headers["Content-Type"] == nil, let ownType { headers.set("Content-Type", ownType) }
+        return data
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

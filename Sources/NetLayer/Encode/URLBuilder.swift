@@ -1,0 +1,89 @@
+import Foundation
+
+/// The scheme a resource talks.
+public enum URLScheme: String, Sendable, Hashable {
+    /// Plain HTTP; meant for loopback and test services.
+    case http
+    /// HTTP over TLS. The default.
+    case https
+}
+
+/// Joins `{scheme}://{domain}[/{version}]{path}` with exactly one `/` at each join.
+enum URLBuilder {
+    /// The part before the target path: scheme, domain and version, validated once per resource.
+    static func base(scheme: URLScheme, domain: String, version: String?) throws(NetLayerError) -> String {
+        var host = Substring(domain)
+        while host.last == "/" { host.removeLast() }
+        if host.isEmpty { throw .invalidURL(part: "domain", value: domain, reason: "it is empty") }
+        if host.contains("://") {
+            throw .invalidURL(part: "domain", value: domain, reason: "give the scheme as `protocol:`, not in the domain")
+        }
+        if host.first == "/" { throw .invalidURL(part: "domain", value: domain, reason: "it starts with '/'") }
+        if host.contains("?") || host.contains("#") {
+            throw .invalidURL(part: "domain", value: domain, reason: "it contains '?' or '#'")
+        }
+        if let bad = PercentEncoding.firstInvalidURLCharacter(in: String(host)) {
+            throw .invalidURL(part: "domain", value: domain, reason: "it contains \(bad)")
+        }
+        var result = "\(scheme.rawValue)://\(host)"
+        if let version {
+            let trimmed = version.trimmingSlashes()
+            if !trimmed.isEmpty {
+                if let bad = PercentEncoding.firstInvalidURLCharacter(in: trimmed) ?? (trimmed.contains("?") ? "'?'" : nil) {
+                    throw .invalidURL(part: "version", value: version, reason: "it contains \(bad)")
+                }
+                result += "/" + trimmed
+            }
+        }
+        guard let url = URL(string: result), url.host != nil else {
+            throw .invalidURL(part: "domain", value: domain, reason: "it does not form a URL with a host")
+        }
+        return result
+    }
+
+    /// Appends a filled path (which may carry its own `?query`) and extra encoded query text.
+    static func url(base: String, path: String, query: String) throws(NetLayerError) -> URL {
+        var pathPart = Substring(path)
+        var templateQuery: Substring?
+        if let mark = path.firstIndex(of: "?") {
+            pathPart = path[..<mark]
+            templateQuery = path[path.index(after: mark)...]
+        }
+        if let bad = PercentEncoding.firstInvalidURLCharacter(in: String(pathPart)) ?? (pathPart.contains("#") ? "'#'" : nil) {
+            throw .invalidURL(part: "path", value: path, reason: "it contains \(bad)")
+        }
+        if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: String(templateQuery)) {
+            throw .invalidURL(part: "path", value: path, reason: "its query contains \(bad)")
+        }
+        var result = base
+        let leadingTrimmed = pathPart.drop(while: { $0 == "/" })
+        if !leadingTrimmed.isEmpty {
+            result += "/" + leadingTrimmed
+        } else if !pathPart.isEmpty {
+            result += "/"
+        }
+        let queries = [templateQuery.map(String.init), query.isEmpty ? nil : query].compactMap { $0 }.filter { !$0.isEmpty }
+        if !queries.isEmpty { result += "?" + queries.joined(separator: "&") }
+        guard let url = URL(string: result) else {
+            throw .invalidURL(part: "path", value: path, reason: "the joined URL \(result) is not valid")
+        }
+        return url
+    }
+
+    /// Joins a target path and a call's sub-path with one `/`.
+    static func join(_ path: String, _ subpath: String) -> String {
+        if subpath.isEmpty { return path }
+        var head = Substring(path)
+        while head.last == "/" { head.removeLast() }
+        return head + "/" + subpath.drop(while: { $0 == "/" })
+    }
+}
+
+extension String {
+    func trimmingSlashes() -> String {
+        var text = Substring(self)
+        while text.first == "/" { text.removeFirst() }
+        while text.last == "/" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One HTTP service: where it lives, what every request to it carries, and how requests are sent.
+///
+/// Subclass it once per service and hand its targets to callers:
+/// ```swift
+/// final class BookstoreAPI: Resource {
+///     init(token: String) {
+///         super.init(protocol: .https, domain: "api.example.com", version: "v1",
+///                    defaultHeaders: ["Authorization": "Bearer \(token)"])
+///     }
+///     func books() -> BooksTarget { BooksTarget(resource: self, path: "/books") }
+/// }
+/// ```
+/// A resource is immutable after `init`. It owns one transport (one `URLSession`) and one rate limiter,
+/// shared by every request made through its targets.
+///
+/// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
+/// property is a `let` of a `Sendable` type. Subclasses must keep to that (store only `let`s of
+/// `Sendable` types).
+open class Resource: @unchecked Sendable {
+    /// `http` or `https`.
+    public let scheme: URLScheme
+    /// Host, optionally with a port and a base path: `api.example.com`, `127.0.0.1:8080`,
+    /// `rpc.example.com/v3`.
+    public let domain: String
+    /// An optional path component after the domain: `v1`, `api/v2`.
+    public let version: String?
+    /// Headers every request carries unless a target or the call overrides them.
+    public let defaultHeaders: [String: String]
+    /// Params every request carries unless a target or the call overrides them.
+    public let defaultParams: Params
+    /// The limits every request of this resource waits for.
+    public let rateLimits: [RateLimit]
+    /// What sends requests; a ``URLSessionTransport`` unless one was given.
+    public let transport: any Transport
+    /// Encoders, validation, timeouts and debug settings.
+    public let options: ResourceOptions
+
+    let rateLimiter: RateLimiter
+    let base: Result<String, NetLayerError>
+
+    /// Creates a resource.
+    /// - Parameters:
+    ///   - scheme: Default `.https`.
+    ///   - domain: Host with optional port and base path. An unusable domain does not crash: every
+    ///     call throws ``NetLayerError/Code/invalidURL`` naming it.
+    ///   - version: Optional path component joined after the domain. Default `nil`.
+    ///   - defaultHeaders: Default none.
+    ///   - defaultParams: Default none.
+    ///   - rateLimits: Every limit must allow a request before it starts. Default none (no waiting,
+    ///     no actor hop).
+    ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
+    ///     owned by this resource.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:encoding:validation:timeout:resourceTimeout:debug:log:redaction:)``.
+    public init(
+        protocol scheme: URLScheme = .https,
+        domain: String,
+        version: String? = nil,
+        defaultHeaders: [String: String] = [:],
+        defaultParams: Params = [:],
+        rateLimits: [RateLimit] = [],
+        transport: (any Transport)? = nil,
+        options: ResourceOptions = ResourceOptions()
+    ) {
+        self.scheme = scheme
+        self.domain = domain
+        self.version = version
+        self.defaultHeaders = defaultHeaders
+        self.defaultParams = defaultParams
+        self.rateLimits = rateLimits
+        self.transport = transport ?? URLSessionTransport()
+        self.options = options
+        self.rateLimiter = RateLimiter(limits: rateLimits)
+        self.base = Result { () throws(NetLayerError) in
+            try URLBuilder.base(scheme: scheme, domain: domain, version: version)
+        }
+    }
+
+    /// `scheme://domain[/version]`, or the error every call of this resource will throw.
+    public var baseURL: String {
+        get throws { try base.get() }
+    }
+}
+
+/// Settings of a ``Resource`` beyond its address.
+public struct ResourceOptions: Sendable {
+    /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
+    public var encoder: JSONEncoder
+    /// Decodes models. Default `JSONDecoder()`.
+    public var decoder: JSONDecoder
+    /// How params are written. Default ``EncodingOptions/default``.
+    public var encoding: EncodingOptions
+    /// Which responses count as success. Default ``Validation/successfulStatusCodes``.
+    public var validation: Validation
+    /// Idle timeout: the longest time without any bytes arriving. Default `nil`: the session
+    /// configuration's `timeoutIntervalForRequest` (60 s by default).
+    public var timeout: Duration?
+    /// Total deadline for a whole request, from send to last byte. Default `nil`: none.
+    public var resourceTimeout: Duration?
+    /// Prints every request and response. Default `false`.
+    public var debug: Bool
+    /// Where debug lines go. Default ``LogSink/standardOutput``.
+    public var log: LogSink
+    /// Which header and param names debug output and `curl` commands hide. Default
+    /// ``Redaction/default``.
+    public var redaction: Redaction
+
+    /// Sorted keys, so the same value always encodes to the same bytes; slashes unescaped.
+    public static var defaultEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Creates options; every argument has the default documented on its property.
+    public init(
+        encoder: JSONEncoder = ResourceOptions.defaultEncoder,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoding: EncodingOptions = .default,
+        validation: Validation = .successfulStatusCodes,
+        timeout: Duration? = nil,
+        resourceTimeout: Duration? = nil,
+        debug: Bool = false,
+        log: LogSink = .standardOutput,
+        redaction: Redaction = .default
+    ) {
+        self.encoder = encoder
+        self.decoder = decoder
+        self.encoding = encoding
+        self.validation = validation
+        self.timeout = timeout
+        self.resourceTimeout = resourceTimeout
+        self.debug = debug
+        self.log = log
+        self.redaction = redaction
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One in-flight task: its continuation, the bytes so far, and its timers.
+///
+/// `@unchecked Sendable`: every mutable field is read and written only under `lock`.
+final class TaskExchange: @unchecked Sendable {
+    let task: URLSessionTask
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
+    private var data = Data()
+    private var lastActivity = ContinuousClock.now
+    private var timeoutReason: String?
+    private var challengeResponse: HTTPURLResponse?
+    private var cancelled = false
+    private var watchdog: Task<Void, Never>?
+
+    init(task: URLSessionTask) {
+        self.task = task
+    }
+
+    func attach(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func received(_ chunk: Data) {
+        lock.withLock {
+            data.append(chunk)
+            lastActivity = .now
+        }
+    }
+
+    func sent() {
+        lock.withLock { lastActivity = .now }
+    }
+
+    func challenged(_ response: HTTPURLResponse) {
+        lock.withLock { challengeResponse = response }
+    }
+
+    /// Cancels the task because the caller's Swift task was cancelled.
+    func cancel() {
+        lock.withLock { cancelled = true }
+        task.cancel()
+    }
+
+    /// Starts the timer task that enforces the idle timeout and the total deadline.
+    func startWatchdog(_ timeouts: Timeouts) {
+        let start = ContinuousClock.now
+        let timer = Task { [weak self] in
+            while true {
+                guard let self else { return }
+                let activity = self.lock.withLock { self.lastActivity }
+                var deadline: ContinuousClock.Instant?
+                var reason = ""
+                if let total = timeouts.total {
+                    deadline = start + total
+                    reason = "the total deadline of \(total.formattedSeconds) elapsed"
+                }
+                if let idle = timeouts.idle, deadline.map({ activity + idle < $0 }) ?? true {
+                    deadline = activity + idle
+                    reason = "no data for \(idle.formattedSeconds) (idle timeout)"
+                }
+                guard let deadline else { return }
+                if ContinuousClock.now >= deadline {
+                    self.lock.withLock { self.timeoutReason = reason }
+                    self.task.cancel()
+                    return
+                }
+                do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            }
+        }
+        lock.withLock { watchdog = timer }
+    }
+
+    /// Resumes the continuation exactly once with the task's outcome.
+    func complete(error: (any Error)?) {
+        let (continuation, data, reason, challenge, cancelled, watchdog) = lock.withLock {
+            let result = (self.continuation, self.data, timeoutReason, challengeResponse, self.cancelled, self.watchdog)
+            self.continuation = nil
+            self.watchdog = nil
+            return result
+        }
+        watchdog?.cancel()
+        guard let continuation else { return }
+        if let reason {
+            continuation.resume(throwing: NetLayerError.timedOut(reason))
+        } else if cancelled {
+            continuation.resume(throwing: CancellationError())
+        } else if let challenge, (error as? URLError)?.code == .cancelled || error == nil {
+            continuation.resume(returning: (data, challenge))
+        } else if let error {
+            continuation.resume(throwing: error)
+        } else if let response = task.response as? HTTPURLResponse {
+            continuation.resume(returning: (data, response))
+        } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+}
+
+/// The session's delegate: routes callbacks to the ``TaskExchange`` of each task.
+///
+/// A session delegate rather than per-task delegates, because on Linux per-task delegates miss
+/// redirects and completion. `@unchecked Sendable`: `exchanges` is only touched under `lock`.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var exchanges: [Int: TaskExchange] = [:]
+
+    func register(
+        _ exchange: TaskExchange, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
+    ) {
+        exchange.attach(continuation)
+        lock.withLock { exchanges[exchange.task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> TaskExchange? {
+        lock.withLock { exchanges[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.received(data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.sent()
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // Linux URLSession waits forever on an HTTP auth challenge it has no credential for.
+            // Keep the challenge's 401 response, stop the task, and hand the 401 to validation.
+            if let response = challenge.failureResponse as? HTTPURLResponse {
+                exchange(for: task)?.challenged(response)
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(error: error)
+    }
+}
+
+extension Duration {
+    /// `1.5 s`, `250 ms`.
+    var formattedSeconds: String {
+        let seconds = self.seconds
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
+        return "\((seconds * 1000).rounded() / 1000) s"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One section of a service's API, such as `/books` or `/users/:id`.
+///
+/// Subclass it per section and write one method per call:
+/// ```swift
+/// final class BooksTarget: Target {
+///     func list(page: Int) async throws -> [Book] {
+///         try await makeExecutor(method: .get, params: ["page": page]).execute(model: [Book].self)
+///     }
+/// }
+/// ```
+/// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
+/// property is a `let` of a `Sendable` type, and subclasses must keep to that.
+open class Target: @unchecked Sendable {
+    /// The service this target belongs to.
+    public let resource: Resource
+    /// The path template, joined after the resource's domain and version: `/books/:id`.
+    public let path: String
+    /// Headers of this target; they override the resource's per name.
+    public let headers: [String: String]
+    /// Params of this target; they override the resource's per top-level key.
+    public let params: Params
+
+    /// Creates a target.
+    /// - Parameters:
+    ///   - resource: The service.
+    ///   - path: Path template with optional `:name` / `{name}` tokens and an optional `?query`.
+    ///   - headers: Default none.
+    ///   - params: Default none.
+    public required init(resource: Resource, path: String, headers: [String: String] = [:], params: Params = [:]) {
+        self.resource = resource
+        self.path = path
+        self.headers = headers
+        self.params = params
+    }
+
+    /// Describes one call. Nothing is validated or sent until an `execute` or `response` method of
+    /// the returned executor is awaited; every mistake is thrown from there as a ``NetLayerError``.
+    /// - Parameters:
+    ///   - method: Default `.get`.
+    ///   - subpath: Appended to the target's path with one `/`, may hold tokens. Default none.
+    ///   - pathParts: Values for the path tokens, keyed `"id"` or `":id"`. Default none.
+    ///   - headers: Headers of this call; they override the target's and resource's per name.
+    ///   - params: Params of this call; they override the target's and resource's per key.
+    ///   - body: An explicit body; params then go to the query. Default none.
+    ///   - files: Files for a multipart body, keyed by field name. Default none.
+    ///   - encoding: Where params go. Default ``ParamEncoding/automatic``.
+    ///   - timeout: Idle timeout of this call. Default: the resource's.
+    ///   - resourceTimeout: Total deadline of this call. Default: the resource's.
+    public func makeExecutor(
+        method: HTTPMethod = .get,
+        subpath: String = "",
+        pathParts: [String: any ParamConvertible] = [:],
+        headers: [String: String] = [:],
+        params: Params = [:],
+        body: Body? = nil,
+        files: [String: FilePart] = [:],
+        encoding: ParamEncoding = .automatic,
+        timeout: Duration? = nil,
+        resourceTimeout: Duration? = nil
+    ) -> Executor {
+        Executor(
+            resource: resource,
+            method: method,
+            path: URLBuilder.join(path, subpath),
+            pathParts: pathParts,
+            targetHeaders: self.headers,
+            targetParams: self.params,
+            headers: headers,
+            params: params,
+            body: body,
+            files: files,
+            encoding: encoding,
+            timeout: timeout ?? resource.options.timeout,
+            resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout
+        )
+    }
+}
