@@ -1,0 +1,1 @@
+import BookstoreServer; import NetLayer; print("hi")
