@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Subclass it once per service and hand its targets to callers:
 /// ```swift
-/// final class BookstoreAPI: Resource {
+/// final class BookstoreAPI: Resource, @unchecked Sendable {
 ///     init(token: String) {
 ///         super.init(protocol: .https, domain: "api.example.com", version: "v1",
 ///                    defaultHeaders: ["Authorization": "Bearer \(token)"])
@@ -20,8 +20,9 @@ import Foundation
 /// shared by every request made through its targets.
 ///
 /// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
-/// property is a `let` of a `Sendable` type. Subclasses must keep to that (store only `let`s of
-/// `Sendable` types).
+/// property is a `let` of a `Sendable` type. Swift 6 asks each subclass to restate the conformance
+/// (`final class BookstoreAPI: Resource, @unchecked Sendable`), which is the subclass's promise to
+/// keep to the same rule: store only `let`s of `Sendable` types.
 open class Resource: @unchecked Sendable {
     /// `http` or `https`.
     public let scheme: URLScheme

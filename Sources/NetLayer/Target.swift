@@ -4,14 +4,15 @@ import Foundation
 ///
 /// Subclass it per section and write one method per call:
 /// ```swift
-/// final class BooksTarget: Target {
+/// final class BooksTarget: Target, @unchecked Sendable {
 ///     func list(page: Int) async throws -> [Book] {
 ///         try await makeExecutor(method: .get, params: ["page": page]).execute(model: [Book].self)
 ///     }
 /// }
 /// ```
 /// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
-/// property is a `let` of a `Sendable` type, and subclasses must keep to that.
+/// property is a `let` of a `Sendable` type. Subclasses restate the conformance
+/// (`final class BooksTarget: Target, @unchecked Sendable`) as their promise to keep to that.
 open class Target: @unchecked Sendable {
     /// The service this target belongs to.
     public let resource: Resource

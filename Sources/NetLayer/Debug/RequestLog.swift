@@ -8,6 +8,7 @@ import Foundation
 struct RequestLog {
     private let sink: LogSink
     private let redaction: Redaction
+    private let encoding: EncodingOptions
     /// Longest body text printed before it is cut.
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
@@ -15,13 +16,14 @@ struct RequestLog {
     init(_ options: ResourceOptions) {
         sink = options.log
         redaction = options.redaction
+        encoding = options.encoding
     }
 
     func request(_ prepared: PreparedRequest) {
         sink("\(Self.prefix) → \(prepared.method) \(redaction.url(prepared.url))")
         let headers = prepared.headers.sorted.map { "\($0.name): \(redaction.value($0.value, for: $0.name))" }
         sink("\(Self.prefix)   headers: \(headers.isEmpty ? "(none)" : headers.joined(separator: " · "))")
-        let params = redaction.formText(FormEncoder(options: .default).encode(prepared.params))
+        let params = redaction.formText(FormEncoder(options: encoding).encode(prepared.params))
         sink("\(Self.prefix)   params: \(params.isEmpty ? "(none)" : params)")
         sink("\(Self.prefix)   body: \(Self.describeBody(prepared, redaction: redaction))")
         sink("\(Self.prefix)   multipart: \(prepared.placement == .multipart)")

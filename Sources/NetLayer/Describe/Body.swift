@@ -15,7 +15,9 @@ public struct Body: Sendable {
     /// Raw bytes sent byte for byte.
     /// - Parameters:
     ///   - data: The bytes.
-    ///   - contentType: Sent unless a header level sets `Content-Type`. Default: none.
+    ///   - contentType: Sent unless a header level sets `Content-Type`. Default:
+    ///     `application/octet-stream` (a body without a type would be relabelled as a form by Linux
+    ///     URLSession).
     public static func data(_ data: Data, contentType: String? = nil) -> Body {
         Body(storage: .data(data, contentType: contentType))
     }

@@ -44,13 +44,18 @@ extension Executor {
                 let text = form.encode(merged)
                 if !text.isEmpty {
                     bodyData = Data(text.utf8)
-                    if contentType == nil { headerFields.set("Content-Type", MediaType.form) }
+                    // An explicit `encoding: .form` beats a JSON type set at some level: the label must
+                    // match the bytes.
+                    if contentType == nil || (encoding == .form && contentType.map(MediaType.isJSON) == true) {
+                        headerFields.set("Content-Type", MediaType.form)
+                    }
                 }
             }
         case .json:
             if hasParams {
                 bodyData = try JSONParams.encode(merged, nulls: resource.options.encoding.nulls)
-                if contentType == nil { headerFields.set("Content-Type", MediaType.json) }
+                // Likewise an explicit `encoding: .json` replaces a non-JSON type.
+                if !(contentType.map(MediaType.isJSON) ?? false) { headerFields.set("Content-Type", MediaType.json) }
             }
         case .multipart:
             let encoder = MultipartEncoder()
@@ -103,7 +108,8 @@ extension Executor {
         switch body.storage {
         case .data(let bytes, let contentType):
             data = bytes
-            ownType = contentType
+            // Without a type, Linux URLSession labels a POST body as a form; say what it is instead.
+            ownType = contentType ?? MediaType.octetStream
         case .json(let encode):
             do {
                 data = try encode(resource.options.encoder)

@@ -16,14 +16,27 @@ final class TaskExchange: @unchecked Sendable {
     private var timeoutReason: String?
     private var challengeResponse: HTTPURLResponse?
     private var cancelled = false
+    private var started = false
     private var watchdog: Task<Void, Never>?
 
     init(task: URLSessionTask) {
         self.task = task
     }
 
-    func attach(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
-        lock.withLock { self.continuation = continuation }
+    /// Attaches the continuation and resumes the task, unless the caller was cancelled first.
+    /// - Returns: `false` when the caller's task was already cancelled; nothing was started then.
+    func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) -> Bool {
+        // Resuming under the lock makes `cancel()` either see `started == false` (and leave the
+        // task alone) or run after `resume()` returned: a URLSession task cancelled before it was
+        // resumed never reports completion on Linux.
+        lock.withLock {
+            if cancelled { return false }
+            self.continuation = continuation
+            started = true
+            lastActivity = .now
+            task.resume()
+            return true
+        }
     }
 
     func received(_ chunk: Data) {
@@ -43,8 +56,11 @@ final class TaskExchange: @unchecked Sendable {
 
     /// Cancels the task because the caller's Swift task was cancelled.
     func cancel() {
-        lock.withLock { cancelled = true }
-        task.cancel()
+        let wasStarted = lock.withLock {
+            cancelled = true
+            return started
+        }
+        if wasStarted { task.cancel() }
     }
 
     /// Starts the timer task that enforces the idle timeout and the total deadline.
@@ -110,11 +126,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let lock = NSLock()
     private var exchanges: [Int: TaskExchange] = [:]
 
-    func register(
-        _ exchange: TaskExchange, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
-    ) {
-        exchange.attach(continuation)
+    func register(_ exchange: TaskExchange) {
         lock.withLock { exchanges[exchange.task.taskIdentifier] = exchange }
+    }
+
+    func unregister(_ exchange: TaskExchange) {
+        _ = lock.withLock { exchanges.removeValue(forKey: exchange.task.taskIdentifier) }
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {

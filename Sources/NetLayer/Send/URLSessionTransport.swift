@@ -38,9 +38,13 @@ public final class URLSessionTransport: Transport {
         let exchange = TaskExchange(task: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                delegate.register(exchange, continuation: continuation)
+                delegate.register(exchange)
+                guard exchange.start(continuation) else {
+                    delegate.unregister(exchange)
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
                 if !timeouts.isEmpty { exchange.startWatchdog(timeouts) }
-                task.resume()
             }
         } onCancel: {
             exchange.cancel()
