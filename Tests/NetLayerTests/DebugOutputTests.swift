@@ -1,0 +1,116 @@
+import Foundation
+import NetLayer
+import Testing
+
+extension WireTests {
+    /// Debug printing (§12) and `curlDescription`, against the test server.
+    @Suite("Debug output and curl")
+    struct DebugOutputTests {
+        static let server = TestServerPool.make()
+
+        @Test func debugOutputMatchesTheDesignWithSecretsRedacted() async throws {
+            // swift-net-layer omitted the query, printed JSON as base64, printed secrets and no response.
+            let server = try Self.server.get()
+            let lines = LineCollector()
+            let api = TestAPI(
+                server: server, version: "v1", headers: ["Authorization": "Bearer s3cr3t-token", "Accept": "application/json"],
+                params: ["locale": "en"], options: ResourceOptions(log: lines.sink))
+            let path = uniquePath()
+            server.route("/v1" + path) { _ in .json(#"{"id":7,"title":"Dune"}"#, status: 201) }
+            let book = try await api.target(path).makeExecutor(
+                method: .post, params: ["api_key": "hunter2"], body: .json(NewBook(title: "Dune", tags: []))
+            ).execute(model: Book.self, debug: true)
+            #expect(book.id == 7)
+            let printed = lines.lines
+            let url = "http://\(server.hostAndPort)/v1\(path)"
+            try #require(printed.count == 7, "\(printed)")
+            #expect(printed[0] == "[NetLayer] → POST \(url)?api_key=<redacted>&locale=en")
+            #expect(printed[1] == "[NetLayer]   headers: Accept: application/json · Authorization: <redacted> · Content-Type: application/json")
+            #expect(printed[2] == "[NetLayer]   params: api_key=<redacted>&locale=en")
+            #expect(printed[3] == #"[NetLayer]   body: {"tags":[],"title":"Dune"} (26 bytes)"#)
+            #expect(printed[4] == "[NetLayer]   multipart: false")
+            #expect(printed[5].range(of: #"^\[NetLayer\] ← 201 Created · \d+\.\d ms · 23 bytes$"#, options: .regularExpression) != nil, "\(printed[5])")
+            #expect(printed[6] == #"[NetLayer]   {"id":7,"title":"Dune"}"#)
+            let all = printed.joined(separator: "\n")
+            #expect(!all.contains("s3cr3t") && !all.contains("hunter2"))
+            // The secrets did reach the server.
+            let received = try #require(server.requests(path: "/v1" + path).last)
+            #expect(received.header("Authorization") == "Bearer s3cr3t-token")
+            #expect(received.rawQuery == "api_key=hunter2&locale=en")
+        }
+
+        @Test func nothingIsPrintedWhenDebugIsOff() async throws {
+            let lines = LineCollector()
+            let api = TestAPI(server: try Self.server.get(), options: ResourceOptions(log: lines.sink))
+            try await api.target(uniquePath()).makeExecutor().execute()
+            #expect(lines.lines.isEmpty)
+        }
+
+        @Test func resourceWideDebugPrintsFormBodiesRedactedAndFailures() async throws {
+            let lines = LineCollector()
+            let server = try Self.server.get()
+            let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+            let path = uniquePath()
+            server.route(path) { _ in .json(#"{"ok":true,"session_token":"tk9"}"#) }
+            try await api.target(path).makeExecutor(method: .post, params: ["user": ["password": "pw1"], "name": "a b"]).execute()
+            #expect(lines.lines.contains(#"[NetLayer]   {"ok":true,"session_token":"<redacted>"}"#))
+            #expect(!lines.lines.joined().contains("tk9"))
+            #expect(lines.lines.contains("[NetLayer]   body: name=a%20b&user%5Bpassword%5D=<redacted> (33 bytes)"))
+            #expect(!lines.lines.joined().contains("pw1"))
+            _ = try? await EchoTarget(resource: api, path: "/status/500").makeExecutor().execute()
+            #expect(lines.lines.contains { $0.hasPrefix("[NetLayer] ← 500 Internal Server Error · ") })
+            _ = try? await EchoTarget(resource: api, path: "/delay/2000").makeExecutor(timeout: .milliseconds(100)).execute()
+            #expect(lines.lines.contains { $0.hasPrefix("[NetLayer] ✕ GET ") && $0.contains("timed out") })
+        }
+
+        @Test func multipartIsSummarisedNotDumped() async throws {
+            let lines = LineCollector()
+            let api = TestAPI(server: try Self.server.get(), options: ResourceOptions(debug: true, log: lines.sink))
+            try await api.target(uniquePath()).makeExecutor(
+                method: .post, params: ["caption": "c"], files: ["cover": .data(Data([0, 1, 2]), filename: "c.png")]
+            ).execute()
+            let body = try #require(lines.lines.first { $0.hasPrefix("[NetLayer]   body: ") })
+            #expect(body.hasPrefix("[NetLayer]   body: fields [caption=c] files [cover: c.png (image/png)] ("))
+            #expect(lines.lines.contains("[NetLayer]   multipart: true"))
+        }
+
+        @Test func curlDescriptionRedactsSecrets() throws {
+            let api = TestAPI(server: try Self.server.get(), headers: ["Authorization": "Bearer abc"])
+            let curl = try api.target("/x").makeExecutor(method: .post, params: ["token": "t0k"]).curlDescription
+            #expect(curl.contains("'Authorization: <redacted>'"))
+            #expect(!curl.contains("abc") && !curl.contains("t0k"))
+        }
+
+        @Test(arguments: ["form", "json", "binary", "get"])
+        func curlDescriptionRunThroughCurlSendsTheSameRequest(_ kind: String) async throws {
+            let server = try Self.server.get()
+            let api = TestAPI(server: server, headers: ["X-Client": "netlayer it's"])
+            let path = uniquePath() + "-" + kind
+            let executor: Executor
+            switch kind {
+            case "form": executor = api.target(path).makeExecutor(method: .post, params: ["q": "a b'c", "n": [1, 2]])
+            case "json": executor = api.target(path).makeExecutor(method: .put, params: ["p": 1], body: .json(NewBook(title: "O'Neil", tags: ["x"])))
+            case "binary": executor = api.target(path).makeExecutor(method: .post, body: .data(Data([0, 1, 2, 255, 39]), contentType: "application/octet-stream"))
+            default: executor = api.target(path).makeExecutor(params: ["s": "é &"])
+            }
+            try await executor.execute()
+            let viaCurl = try executor.curlDescription
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", viaCurl + " --silent --show-error --output /dev/null"]
+            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+            #expect(status == 0, "\(viaCurl)")
+            let requests = server.requests(path: path)
+            try #require(requests.count == 2, "\(viaCurl)")
+            let (ours, theirs) = (requests[0], requests[1])
+            #expect(theirs.method == ours.method)
+            #expect(theirs.target == ours.target)
+            #expect(theirs.body == ours.body)
+            #expect(theirs.header("Content-Type") == ours.header("Content-Type"))
+            #expect(theirs.header("X-Client") == "netlayer it's")
+        }
+    }
+}

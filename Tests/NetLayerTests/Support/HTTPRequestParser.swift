@@ -1,0 +1,296 @@
+import Foundation
+
+/// Why a request could not be read.
+enum TestParseError: Error, Equatable {
+    /// The peer closed the connection cleanly between requests.
+    case closed
+    /// The peer closed (or the socket failed) in the middle of a request.
+    case truncated
+    /// Not valid HTTP/1.x; answered with 400.
+    case malformed(String)
+    /// Request line plus headers exceed the head limit; answered with 431.
+    case headTooLarge
+    /// Body exceeds the server's limit; answered with 413.
+    case bodyTooLarge
+}
+
+/// How the request body is delimited.
+enum TestBodyFraming: Sendable, Equatable {
+    case none
+    case length(Int)
+    case chunked
+}
+
+/// A parsed request line and header section.
+struct TestRequestHead: Sendable {
+    let method: String
+    let target: String
+    let version: String
+    let headers: [TestHeader]
+    let framing: TestBodyFraming
+    /// Whether the connection may stay open after the response (HTTP/1.1 default, `Connection`).
+    let keepAlive: Bool
+    /// `Expect: 100-continue` on an HTTP/1.1 request with a body.
+    let expectsContinue: Bool
+
+    var path: String {
+        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
+    }
+
+    var rawQuery: String? {
+        target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
+    }
+}
+
+/// Buffered reading over any byte source (a socket in the server, a `Data` in unit tests).
+/// Owned by one connection thread; not shared.
+final class TestByteReader {
+    /// Reads up to `buffer.count` bytes into `buffer`; returns the count, 0 at end, negative on error.
+    typealias Source = (UnsafeMutableRawBufferPointer) -> Int
+
+    private let source: Source
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private static let readSize = 64 * 1024
+
+    init(source: @escaping Source) {
+        self.source = source
+    }
+
+    /// Reader over fixed bytes (for parser tests).
+    convenience init(bytes: Data) {
+        var remaining = bytes[...]
+        self.init { destination in
+            let count = min(destination.count, remaining.count)
+            guard count > 0 else { return 0 }
+            destination.copyBytes(from: remaining.prefix(count))
+            remaining = remaining.dropFirst(count)
+            return count
+        }
+    }
+
+    private var buffered: Int { buffer.count - start }
+
+    /// Pulls more bytes from the source; false at end of stream or on error.
+    private func fill() -> Bool {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > Self.readSize {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        let oldCount = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.readSize))
+        let count = buffer.withUnsafeMutableBytes { raw in
+            source(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
+        }
+        buffer.removeLast(Self.readSize - max(0, count))
+        return count > 0
+    }
+
+    enum Line {
+        case line([UInt8])
+        /// End of stream; `partial` when some bytes of an unfinished line were dropped.
+        case end(partial: Bool)
+        case tooLong
+    }
+
+    /// Reads one line ending in LF (a CR before it is removed). `limit` bounds the line length.
+    func readLine(limit: Int) -> Line {
+        var scanned = start
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                guard newline - start <= limit else { return .tooLong }
+                var end = newline
+                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = Array(buffer[start..<end])
+                start = newline + 1
+                return .line(line)
+            }
+            if buffered > limit { return .tooLong }
+            let offset = buffer.count - start
+            if !fill() { return .end(partial: buffered > 0) }
+            scanned = start + offset
+        }
+    }
+
+    /// Reads exactly `count` bytes; nil when the stream ends first.
+    func readExactly(_ count: Int) -> Data? {
+        guard count > 0 else { return Data() }
+        var data = Data(count: count)
+        let fromBuffer = min(count, buffered)
+        data.withUnsafeMutableBytes { raw in
+            buffer.withUnsafeBytes { source in
+                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<(start + fromBuffer)]))
+            }
+        }
+        start += fromBuffer
+        var filled = fromBuffer
+        while filled < count {
+            let got = data.withUnsafeMutableBytes { raw in
+                source(UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+            }
+            if got <= 0 { return nil }
+            filled += got
+        }
+        return data
+    }
+}
+
+/// Parses HTTP/1.0 and HTTP/1.1 requests (RFC 9112), strictly enough to reject garbage with 400.
+enum TestHTTPRequestParser {
+    static let maxHeadBytes = 64 * 1024
+    static let maxHeaderCount = 256
+
+    /// Reads and parses the request line and headers. Skips empty lines before the request line.
+    static func readHead(from reader: TestByteReader) throws(TestParseError) -> TestRequestHead {
+        var lines: [String] = []
+        var total = 0
+        while true {
+            switch reader.readLine(limit: maxHeadBytes - total) {
+            case .tooLong:
+                throw .headTooLarge
+            case .end(let partial):
+                throw (lines.isEmpty && !partial) ? .closed : .truncated
+            case .line(let bytes):
+                total += bytes.count + 2
+                if bytes.isEmpty {
+                    if lines.isEmpty { continue }  // tolerated empty line(s) before the request line
+                    return try parseHead(lines)
+                }
+                guard lines.count <= maxHeaderCount else { throw .headTooLarge }
+                lines.append(decodeFieldText(bytes))
+            }
+        }
+    }
+
+    /// Reads the body announced by `head`. Returns the bytes and any chunked trailers.
+    static func readBody(
+        for head: TestRequestHead, from reader: TestByteReader, maxBytes: Int
+    ) throws(TestParseError) -> (body: Data, trailers: [TestHeader]) {
+        switch head.framing {
+        case .none:
+            return (Data(), [])
+        case .length(let length):
+            guard length <= maxBytes else { throw .bodyTooLarge }
+            guard let body = reader.readExactly(length) else { throw .truncated }
+            return (body, [])
+        case .chunked:
+            return try readChunked(from: reader, maxBytes: maxBytes)
+        }
+    }
+
+    /// Parses the lines of a request head (request line first, no empty terminator line).
+    static func parseHead(_ lines: [String]) throws(TestParseError) -> TestRequestHead {
+        guard let requestLine = lines.first else { throw .malformed("empty request") }
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("request line is not 'METHOD target HTTP/1.x'") }
+        let method = String(parts[0])
+        let target = String(parts[1])
+        let version = String(parts[2])
+        guard isToken(method) else { throw .malformed("invalid method") }
+        guard target == "*" || target.hasPrefix("/"),
+              target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else { throw .malformed("invalid request-target") }
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else { throw .malformed("unsupported version") }
+
+        var headers: [TestHeader] = []
+        for line in lines.dropFirst() {
+            headers.append(try parseField(line))
+        }
+        let framing = try framing(for: headers)
+        let connection = tokens(headers, "Connection")
+        let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+        let expects = headers.contains {
+            $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue"
+        }
+        return TestRequestHead(
+            method: method, target: target, version: version, headers: headers, framing: framing,
+            keepAlive: keepAlive, expectsContinue: expects && version == "HTTP/1.1" && framing != .none
+        )
+    }
+
+    /// Parses `name: value`; rejects obsolete line folding, bad names and control characters.
+    static func parseField(_ line: String) throws(TestParseError) -> TestHeader {
+        guard let first = line.unicodeScalars.first, first != " ", first != "\t" else {
+            throw .malformed("obsolete header line folding")
+        }
+        guard let colon = line.firstIndex(of: ":") else { throw .malformed("header line without ':'") }
+        let name = String(line[..<colon])
+        guard isToken(name) else { throw .malformed("invalid header name '\(name)'") }
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        guard !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+            throw .malformed("control character in header '\(name)'")
+        }
+        return TestHeader(name, value)
+    }
+
+    private static func framing(for headers: [TestHeader]) throws(TestParseError) -> TestBodyFraming {
+        let codings = tokens(headers, "Transfer-Encoding")
+        if !codings.isEmpty {
+            guard codings == ["chunked"] else { throw .malformed("unsupported transfer-coding") }
+            return .chunked
+        }
+        let lengths = Set(tokens(headers, "Content-Length"))
+        guard !lengths.isEmpty else { return .none }
+        guard lengths.count == 1, let text = lengths.first, !text.isEmpty,
+              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let length = Int(text)
+        else { throw .malformed("invalid Content-Length") }
+        return length == 0 ? .none : .length(length)
+    }
+
+    private static func readChunked(
+        from reader: TestByteReader, maxBytes: Int
+    ) throws(TestParseError) -> (body: Data, trailers: [TestHeader]) {
+        var body = Data()
+        while true {
+            let sizeLine = try line(from: reader, limit: 4096)
+            let sizeText = sizeLine.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
+                throw .malformed("invalid chunk size")
+            }
+            if size == 0 { break }
+            guard body.count + size <= maxBytes else { throw .bodyTooLarge }
+            guard let chunk = reader.readExactly(size) else { throw .truncated }
+            body.append(chunk)
+            guard try line(from: reader, limit: 2).isEmpty else { throw .malformed("chunk not followed by CRLF") }
+        }
+        var trailers: [TestHeader] = []
+        while true {
+            let trailer = try line(from: reader, limit: maxHeadBytes)
+            if trailer.isEmpty { return (body, trailers) }
+            trailers.append(try parseField(trailer))
+        }
+    }
+
+    private static func line(from reader: TestByteReader, limit: Int) throws(TestParseError) -> String {
+        switch reader.readLine(limit: limit) {
+        case .line(let bytes): return decodeFieldText(bytes)
+        case .end: throw .truncated
+        case .tooLong: throw .malformed("line too long")
+        }
+    }
+
+    /// Comma-separated, trimmed, lowercased tokens of every header named `name`.
+    static func tokens(_ headers: [TestHeader], _ name: String) -> [String] {
+        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            .flatMap { $0.value.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).lowercased() }
+            .filter { !$0.isEmpty }
+    }
+
+    /// RFC 9110 token: visible ASCII except delimiters.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+        }
+    }
+
+    /// UTF-8 when valid, else ISO Latin-1 (keeps every byte as one character).
+    private static func decodeFieldText(_ bytes: [UInt8]) -> String {
+        String(bytes: bytes, encoding: .utf8) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Turns a `TestResponse` into bytes on the wire: delay, head, body (whole, dripped or chunked),
+/// HEAD and no-body statuses, and whether the connection stays open afterwards.
+struct TestResponseWriter {
+    /// Writes bytes; false when the peer is gone.
+    let send: (Data) -> Bool
+    /// Sleeps; false when the server is stopping (the writer then gives up).
+    let sleep: (Duration) -> Bool
+
+    enum Outcome: Equatable {
+        case keepOpen
+        case close
+    }
+
+    /// Writes `response` to a request with `method`/`version`; `requestKeepAlive` is what the
+    /// request's `Connection` header and version allow.
+    func write(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool) -> Outcome {
+        if response.delay > .zero, !sleep(response.delay) { return .close }
+        if response.dropConnection { return .close }
+
+        let plan = Self.plan(response, method: method, version: version, requestKeepAlive: requestKeepAlive)
+        let outcome: Outcome = plan.keepOpen ? .keepOpen : .close
+        guard plan.sendsBody else { return send(plan.head) ? outcome : .close }
+
+        guard response.drip != nil || plan.chunked else {
+            var whole = plan.head
+            whole.append(response.body)
+            return send(whole) ? outcome : .close
+        }
+
+        guard send(plan.head) else { return .close }
+        let pieces = response.drip?.pieces(of: response.body) ?? [response.body]
+        if let drip = response.drip, drip.initialPause > .zero, !sleep(drip.initialPause) { return .close }
+        for (index, piece) in pieces.enumerated() {
+            if index > 0, let drip = response.drip, drip.interval > .zero, !sleep(drip.interval) { return .close }
+            if piece.isEmpty { continue }  // an empty chunk would end a chunked body early
+            guard send(plan.chunked ? Self.chunk(piece) : piece) else { return .close }
+        }
+        if plan.chunked, !send(Data("0\r\n\r\n".utf8)) { return .close }
+        return outcome
+    }
+
+    struct Plan {
+        var head: Data
+        var sendsBody: Bool
+        var chunked: Bool
+        var keepOpen: Bool
+    }
+
+    /// Decides the head bytes and framing (pure; unit-testable).
+    static func plan(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool) -> Plan {
+        var headers = response.headers
+        let forbidsBody = response.statusForbidsBody
+        let contentLength = TestHTTPRequestParser.tokens(headers, "Content-Length")
+        let codings = TestHTTPRequestParser.tokens(headers, "Transfer-Encoding")
+        var chunked = false
+        var framingMismatch = false
+        if !contentLength.isEmpty || !codings.isEmpty {
+            // The handler framed the body itself (perhaps wrongly, on purpose): send as is, then close
+            // unless the framing is consistent.
+            chunked = codings.last == "chunked"
+            framingMismatch = !chunked && contentLength != [String(response.body.count)]
+        } else if !forbidsBody {
+            if response.chunked {
+                headers.append(TestHeader("Transfer-Encoding", "chunked"))
+                chunked = true
+            } else {
+                headers.append(TestHeader("Content-Length", String(response.body.count)))
+            }
+        }
+
+        let connection = TestHTTPRequestParser.tokens(headers, "Connection")
+        let keepOpen = requestKeepAlive && !response.closeConnection && !connection.contains("close") && !framingMismatch
+        if connection.isEmpty {
+            if !keepOpen {
+                headers.append(TestHeader("Connection", "close"))
+            } else if version == "HTTP/1.0" {
+                headers.append(TestHeader("Connection", "keep-alive"))
+            }
+        }
+
+        let reason = response.reason ?? TestResponse.standardReason(for: response.status)
+        var text = "HTTP/1.1 \(response.status) \(reason)\r\n"
+        for header in headers {
+            text += "\(header.name): \(header.value)\r\n"
+        }
+        text += "\r\n"
+        let sendsBody = !forbidsBody && method != "HEAD"
+        return Plan(head: Data(text.utf8), sendsBody: sendsBody, chunked: chunked && sendsBody, keepOpen: keepOpen)
+    }
+
+    /// One chunk of a chunked body: hex size, CRLF, bytes, CRLF.
+    static func chunk(_ piece: Data) -> Data {
+        var framed = Data(String(piece.count, radix: 16).utf8)
+        framed.append(contentsOf: [13, 10])
+        framed.append(piece)
+        framed.append(contentsOf: [13, 10])
+        return framed
+    }
+}

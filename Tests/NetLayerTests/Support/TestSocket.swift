@@ -1,0 +1,207 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Errors raised while setting up the test server's listening socket.
+struct TestSocketError: Error, CustomStringConvertible {
+    let operation: String
+    let code: Int32
+
+    init(_ operation: String, code: Int32 = errno) {
+        self.operation = operation
+        self.code = code
+    }
+
+    var description: String {
+        "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
+
+/// Thin wrappers over the BSD socket calls the test server needs, hiding the Glibc/Darwin differences.
+/// Only IPv4 loopback is ever used.
+enum TestSocket {
+    #if canImport(Glibc)
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+    private static let streamType = SOCK_STREAM
+    private static let sendFlags: Int32 = 0
+    #endif
+
+    /// Creates a socket listening on 127.0.0.1 with a kernel-chosen port. Returns the fd and the port.
+    static func makeLoopbackListener(backlog: Int32 = 128) throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw TestSocketError("socket") }
+        setCloseOnExec(fd)
+        do {
+            try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
+            var address = loopbackAddress(port: 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw TestSocketError("bind 127.0.0.1:0") }
+            guard listen(fd, backlog) == 0 else { throw TestSocketError("listen") }
+            var actual = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &actual) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            guard named == 0 else { throw TestSocketError("getsockname") }
+            return (fd, Int(UInt16(bigEndian: actual.sin_port)))
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+    }
+
+    /// A `sockaddr_in` for 127.0.0.1 and `port` (host byte order).
+    static func loopbackAddress(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+
+    /// Options for an accepted connection: close-on-exec, no SIGPIPE (Darwin; Linux passes
+    /// MSG_NOSIGNAL to every send) and no Nagle delay, so dripped bytes leave at once.
+    static func configureAccepted(_ fd: Int32) {
+        setCloseOnExec(fd)
+        setBlocking(fd)
+        #if canImport(Darwin)
+        try? setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1, "SO_NOSIGPIPE")
+        #endif
+        try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "TCP_NODELAY")
+    }
+
+    /// Keeps the socket out of child processes (tests spawn curl), so closing it here really closes it.
+    static func setCloseOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws {
+        var value = value
+        guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw TestSocketError("setsockopt \(label)")
+        }
+    }
+
+    /// Waits until the listener has a pending connection or `wakeFD` becomes readable.
+    /// Returns true when a connection can be accepted.
+    static func waitForConnection(listener: Int32, wakeFD: Int32) -> Bool {
+        var fds = [
+            pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            let result = poll(&fds, nfds_t(fds.count), -1)
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 { return false }
+            if fds[1].revents != 0 { return false }
+            return fds[0].revents & Int16(POLLIN) != 0
+        }
+    }
+
+    /// Accepts one connection; nil on a transient failure (caller loops) — `fatal` says whether to stop.
+    static func acceptConnection(_ listener: Int32) -> (fd: Int32?, fatal: Bool) {
+        let fd = accept(listener, nil, nil)
+        if fd >= 0 { return (fd, false) }
+        switch errno {
+        case EINTR, ECONNABORTED, EAGAIN, EPROTO:
+            return (nil, false)
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            usleep(10_000)
+            return (nil, false)
+        default:
+            return (nil, true)
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes. Returns the count, 0 at end of stream, -1 on error.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = recv(fd, base, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Writes all of `bytes`; false when the peer is gone or the socket was shut down.
+    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var pointer = bytes.baseAddress else { return true }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let sent = send(fd, pointer, remaining, sendFlags)
+            if sent < 0 && errno == EINTR { continue }
+            if sent <= 0 { return false }
+            pointer += sent
+            remaining -= sent
+        }
+        return true
+    }
+
+    static func sendAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { sendAll(fd, $0) }
+    }
+
+    static func shutdownBoth(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+        #else
+        _ = shutdown(fd, SHUT_RDWR)
+        #endif
+    }
+
+    static func shutdownWrite(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = shutdown(fd, Int32(SHUT_WR))
+        #else
+        _ = shutdown(fd, SHUT_WR)
+        #endif
+    }
+
+    /// Half-closes, then discards whatever the peer still sends for at most `linger` (the caller
+    /// closes the fd afterwards). Avoids the RST that closing with unread input would cause, which
+    /// could destroy a response the peer has not read yet.
+    static func drainAfterHalfClose(_ fd: Int32, linger: Duration = .milliseconds(500)) {
+        shutdownWrite(fd)
+        let deadline = ContinuousClock.now + linger
+        var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+        while ContinuousClock.now < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = max(1, (deadline - ContinuousClock.now).testMilliseconds)
+            let ready = poll(&pfd, 1, Int32(left))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { break }
+            let count = scratch.withUnsafeMutableBytes { receive(fd, into: $0) }
+            if count <= 0 { break }
+        }
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Accepted sockets inherit O_NONBLOCK from the listener on Darwin; connections use blocking I/O.
+    static func setBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    }
+
+    /// A pipe used to wake the accept thread. Both ends close-on-exec.
+    static func makeWakePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestSocketError("pipe") }
+        setCloseOnExec(fds[0])
+        setCloseOnExec(fds[1])
+        return (fds[0], fds[1])
+    }
+}
