@@ -1,1 +1,81 @@
-public enum BookstoreServer {}
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The bookstore API the sample talks to, running in-process on `127.0.0.1` at a port the system
+/// picks.
+///
+/// Every route needs `Authorization: Bearer <token>`; beyond `requestsPerSecond` requests in any
+/// one-second window (less a `grace` for network jitter) the server answers 429 with `Retry-After`.
+public struct BookstoreServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    /// The jitter the rate limit forgives.
+    public let grace: Duration
+    private let window: SlidingWindow
+    private let services: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Starts the server and returns once it accepts connections.
+    /// - Parameters:
+    ///   - token: The bearer token every request must carry.
+    ///   - requestsPerSecond: The server's rate limit.
+    ///   - grace: How much closer together than one second requests may arrive and still count as
+    ///     keeping to the limit (see `SlidingWindow`).
+    public static func start(
+        token: String, requestsPerSecond: Int = 5, grace: Duration = .milliseconds(200)
+    ) async throws -> BookstoreServer {
+        let window = SlidingWindow(limit: requestsPerSecond, window: .seconds(1), grace: grace)
+        let store = BookStore()
+
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())  // outermost: every error leaves as JSON
+        router.add(middleware: RateLimitMiddleware(window: window))
+        router.add(middleware: BearerAuthMiddleware(token: token))
+        let v1 = router.group("v1")
+        BookRoutes(store: store).register(on: v1)
+        CoverRoutes(store: store).register(on: v1)
+
+        var logger = Logger(label: "bookstore-server")
+        logger.logLevel = .warning
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "bookstore"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        // Our own service group (no signal handlers): `stop()` shuts it down gracefully.
+        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await services.run()
+        }
+        if let port = await ports.first(where: { _ in true }), port > 0 {
+            return BookstoreServer(port: port, grace: grace, window: window, services: services, task: task)
+        }
+        await services.triggerGracefulShutdown()
+        try await task.value  // rethrows why the server did not start (port in use, …)
+        throw ServerDidNotStart()
+    }
+
+    /// What the server's rate limiter has done so far.
+    public func rateLimitStats() async -> RateLimitStats {
+        await window.stats
+    }
+
+    /// Stops the server and waits until it has shut down.
+    public func stop() async {
+        await services.triggerGracefulShutdown()
+        _ = await task.result
+    }
+}
+
+/// The server stopped before reporting a port.
+public struct ServerDidNotStart: Error, CustomStringConvertible {
+    public var description: String { "the bookstore server did not report a listening port" }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import NetLayer
+
+/// The bookstore service: one resource whose targets share its headers, decoder, session and rate
+/// limiter.
+final class BookstoreAPI: Resource, @unchecked Sendable {
+    /// - Parameters:
+    ///   - port: Where the service listens on 127.0.0.1.
+    ///   - token: The bearer token sent with every request.
+    ///   - rateLimits: The service allows 5 requests per second; keeping to that on the client side
+    ///     means no request is ever refused with 429. Pass `[]` to switch the limiter off.
+    ///   - debug: Print every request and response of this resource.
+    init(
+        port: Int, token: String,
+        rateLimits: [RateLimit] = [RateLimit(requests: 5, per: .seconds(1))],
+        debug: Bool = false
+    ) {
+        super.init(
+            protocol: .http,
+            domain: "127.0.0.1:\(port)",
+            version: "v1",
+            defaultHeaders: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
+            rateLimits: rateLimits,
+            options: ResourceOptions(decoder: BookstoreAPI.makeDecoder(), debug: debug)
+        )
+    }
+
+    /// `/books` and `/books/:id`.
+    func books() -> BooksTarget { BooksTarget(resource: self, path: "/books") }
+
+    /// `/books/:id/cover`.
+    func covers() -> CoversTarget { CoversTarget(resource: self, path: "/books/:id/cover") }
+
+    /// The service writes snake_case keys.
+    private static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+}

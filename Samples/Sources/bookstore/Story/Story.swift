@@ -1,0 +1,92 @@
+import BookstoreServer
+import Foundation
+import NetLayer
+
+/// The user story the sample tells, one numbered step at a time. Every step checks what came back
+/// and throws ``StoryFailure`` on a mismatch.
+@MainActor
+final class Story {
+    let server: BookstoreServer
+    let token: String
+    /// The client an app would keep: rate-limited to the service's 5 requests per second.
+    let api: BookstoreAPI
+    private var stepNumber = 0
+    private var stepTitle = ""
+    /// One line per step, printed at the end.
+    private(set) var summary: [String] = []
+
+    init(server: BookstoreServer, token: String, verbose: Bool) {
+        self.server = server
+        self.token = token
+        self.api = BookstoreAPI(port: server.port, token: token, debug: verbose)
+    }
+
+    func run() async throws {
+        try await quickStart()
+        try await browse()
+        let book = try await createBook()
+        try await uploadCover(for: book)
+        try await deleteBook(book)
+        try await wrongToken()
+        try await burstWithoutLimiter()
+        try await burstWithLimiter()
+    }
+
+    func begin(_ title: String) {
+        stepNumber += 1
+        stepTitle = title
+        Console.step(stepNumber, title)
+    }
+
+    /// The step running now, for failure messages: `step 6 (Create a book …)`.
+    var currentStep: String { "step \(stepNumber) (\(stepTitle))" }
+
+    func record(_ line: String) {
+        summary.append(line)
+    }
+
+    // MARK: Reading
+
+    /// The README's quick-start snippet, compiled and run as written.
+    func quickStart() async throws {
+        begin("Quick start (the README snippet): Bookstore(…).book().get(id: 1)")
+        let book = try await Bookstore(domain: "127.0.0.1:\(server.port)", token: token).book().get(id: 1)
+        try expect(book.id == 1 && book.title == "Dune", "quick start: expected #1 Dune, got #\(book.id) \(book.title)")
+        Console.ok("#\(book.id) \(book.title) by \(book.author)")
+        record("quick start fetched #1 \(book.title)")
+        // `Bookstore` is a separate resource with no limiter of its own. Let the server's one-second
+        // window pass before `api`, which only counts its own requests, starts.
+        try await Task.sleep(for: .seconds(1))
+    }
+
+    /// Pages, search and a single book.
+    func browse() async throws {
+        let books = api.books()
+
+        begin("List books, page 1 and page 2 (5 per page)")
+        let first = try await books.list(page: 1)
+        let second = try await books.list(page: 2)
+        for page in [first, second] {
+            Console.info("page \(page.page)/\(page.totalPages): " + page.items.map { "#\($0.id) \($0.title)" }.joined(separator: ", "))
+        }
+        try expect(first.total == 12 && first.totalPages == 3, "expected 12 books on 3 pages, got \(first.total) on \(first.totalPages)")
+        try expect(first.items.count == 5 && second.items.count == 5, "expected 5 books per page")
+        try expect(
+            Set(first.items.map(\.id)).isDisjoint(with: second.items.map(\.id)) && second.page == 2,
+            "page 2 repeats books of page 1")
+        Console.ok("\(first.total) books on \(first.totalPages) pages, no book on both pages")
+
+        begin("Search \"le guin\" (title or author, any case)")
+        let found = try await books.list(search: "le guin")
+        Console.info(found.items.map { "#\($0.id) \($0.title) (\($0.author))" }.joined(separator: ", "))
+        try expect(found.total == 3, "expected 3 books by Ursula K. Le Guin, got \(found.total)")
+        try expect(found.items.allSatisfy { $0.author.contains("Le Guin") }, "search returned a book not by Le Guin")
+        Console.ok("3 matches, all by Ursula K. Le Guin")
+
+        begin("Get book #4")
+        let book = try await books.get(id: 4)
+        try expect(book.title == "Neuromancer", "expected #4 Neuromancer, got \(book.title)")
+        Console.ok("#\(book.id) \(book.title) by \(book.author)")
+        record("listed 2 pages of \(first.total) books, searched (\(found.total) hits), fetched #\(book.id)")
+    }
+}
