@@ -95,16 +95,14 @@ final class RawCapture: @unchecked Sendable {
             }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            if let request = serve(connection) {
-                lock.lock()
-                received.append(request)
-                lock.unlock()
-            }
+            serve(connection)
             close(connection)
         }
     }
 
-    private func serve(_ connection: Int32) -> Request? {
+    /// Reads one request, records it, then answers: recording first, so a client that has its
+    /// answer always finds its request recorded.
+    private func serve(_ connection: Int32) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         func readMore() -> Bool {
@@ -120,7 +118,7 @@ final class RawCapture: @unchecked Sendable {
                 headEnd = found
                 break
             }
-            if !readMore() { return nil }
+            if !readMore() { return }
         }
         let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
@@ -146,7 +144,7 @@ final class RawCapture: @unchecked Sendable {
             while true {
                 while Self.find([13, 10], in: rest) == nil {
                     let count = read(connection, &chunk, chunk.count)
-                    if count <= 0 { return nil }
+                    if count <= 0 { return }
                     rest.append(contentsOf: chunk[0..<count])
                 }
                 let lineEnd = Self.find([13, 10], in: rest)!
@@ -155,7 +153,7 @@ final class RawCapture: @unchecked Sendable {
                 let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
                 while rest.count < lineEnd + 2 + size + 2 {
                     let count = read(connection, &chunk, chunk.count)
-                    if count <= 0 { return nil }
+                    if count <= 0 { return }
                     rest.append(contentsOf: chunk[0..<count])
                 }
                 if size == 0 { break }
@@ -171,12 +169,15 @@ final class RawCapture: @unchecked Sendable {
             }
             body = Array(rest.prefix(length))
         }
+        let request = Request(requestLine: requestLine, headers: headers, body: Data(body), chunked: chunked)
+        lock.lock()
+        received.append(request)
+        lock.unlock()
         let isHead = requestLine.hasPrefix("HEAD ")
         send(
             connection,
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
                 + (isHead ? "" : "{}"))
-        return Request(requestLine: requestLine, headers: headers, body: Data(body), chunked: chunked)
     }
 
     private func send(_ connection: Int32, _ text: String) {
