@@ -79,6 +79,11 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
     /// `NetLayer.<code>: <message>`.
     public var description: String { "NetLayer.\(code): \(message)" }
 
+    /// A response header of an unacceptable response, by name compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first(where: { $0.key.caseInsensitiveEquals(name) })?.value
+    }
+
     /// The body as UTF-8 text, cut to `limit` characters with the total length shown.
     public func bodyPreview(limit: Int = 512) -> String? {
         body.map { BodyText.preview($0, limit: limit) }

@@ -86,11 +86,14 @@ extension WireTests {
             }
         }
 
-        @Test func basicChallengeReturnsPromptlyAsUnacceptableStatus() async throws {
+        /// Without limits the request goes through `URLSession.data(for:)`, with limits through a
+        /// delegate-driven task: both must return the challenge's 401.
+        @Test(arguments: [nil, Duration.seconds(5)])
+        func basicChallengeReturnsPromptlyAsUnacceptableStatus(_ deadline: Duration?) async throws {
             let api = TestAPI(server: try Self.server.get())
             let start = ContinuousClock.now
             do {
-                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(resourceTimeout: .seconds(5)).execute()
+                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(resourceTimeout: deadline).execute()
                 Issue.record("expected an error")
             } catch let error as NetLayerError {
                 #expect(error.code == .unacceptableStatus)

@@ -16,4 +16,12 @@ public struct LogSink: Sendable {
     public static let discard = LogSink { _ in }
 
     func callAsFunction(_ line: String) { write(line) }
+
+    /// Serialises blocks from concurrent requests so their lines never interleave.
+    private static let blockLock = NSLock()
+
+    /// Writes several lines with no other block's lines between them.
+    func block(_ lines: [String]) {
+        Self.blockLock.withLock { lines.forEach(write) }
+    }
 }

@@ -20,27 +20,30 @@ struct RequestLog {
     }
 
     func request(_ prepared: PreparedRequest) {
-        sink("\(Self.prefix) → \(prepared.method) \(redaction.url(prepared.url))")
         let headers = prepared.headers.sorted.map { "\($0.name): \(redaction.value($0.value, for: $0.name))" }
-        sink("\(Self.prefix)   headers: \(headers.isEmpty ? "(none)" : headers.joined(separator: " · "))")
         let params = redaction.formText(FormEncoder(options: encoding).encode(prepared.params))
-        sink("\(Self.prefix)   params: \(params.isEmpty ? "(none)" : params)")
-        sink("\(Self.prefix)   body: \(Self.describeBody(prepared, redaction: redaction))")
-        sink("\(Self.prefix)   multipart: \(prepared.placement == .multipart)")
+        sink.block([
+            "\(Self.prefix) → \(prepared.method) \(redaction.url(prepared.url))",
+            "\(Self.prefix)   headers: \(headers.isEmpty ? "(none)" : headers.joined(separator: " · "))",
+            "\(Self.prefix)   params: \(params.isEmpty ? "(none)" : params)",
+            "\(Self.prefix)   body: \(Self.describeBody(prepared, redaction: redaction))",
+            "\(Self.prefix)   multipart: \(prepared.placement == .multipart)",
+        ])
     }
 
     func response(_ response: HTTPURLResponse, data: Data, duration: Duration) {
         let status = response.statusCode
-        sink("\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes")
+        var lines = ["\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"]
         if !data.isEmpty {
             let isJSON = (response.value(forHTTPHeaderField: "Content-Type")).map(MediaType.isJSON) ?? false
             let text = isJSON ? (redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit)) : BodyText.preview(data, limit: Self.bodyLimit)
-            sink("\(Self.prefix)   \(Self.cut(text, total: data.count))")
+            lines.append("\(Self.prefix)   \(Self.cut(text, total: data.count))")
         }
+        sink.block(lines)
     }
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
-        sink("\(Self.prefix) ✕ \(prepared.method) \(redaction.url(prepared.url)) · \(error.message) · \(Self.milliseconds(duration))")
+        sink.block(["\(Self.prefix) ✕ \(prepared.method) \(redaction.url(prepared.url)) · \(error.message) · \(Self.milliseconds(duration))"])
     }
 
     static func milliseconds(_ duration: Duration) -> String {

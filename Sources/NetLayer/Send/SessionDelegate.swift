@@ -125,6 +125,10 @@ final class TaskExchange: @unchecked Sendable {
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var exchanges: [Int: TaskExchange] = [:]
+    /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until the
+    /// sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
+    private var unclaimedChallenges: [(method: String?, url: URL?, response: HTTPURLResponse)] = []
+    private static let unclaimedLimit = 64
 
     func register(_ exchange: TaskExchange) {
         lock.withLock { exchanges[exchange.task.taskIdentifier] = exchange }
@@ -132,6 +136,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func unregister(_ exchange: TaskExchange) {
         _ = lock.withLock { exchanges.removeValue(forKey: exchange.task.taskIdentifier) }
+    }
+
+    /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged.
+    func takeChallengeResponse(for request: URLRequest) -> HTTPURLResponse? {
+        lock.withLock {
+            guard
+                let index = unclaimedChallenges.firstIndex(where: {
+                    $0.url == request.url && $0.method == (request.httpMethod ?? "GET")
+                })
+            else { return nil }
+            return unclaimedChallenges.remove(at: index).response
+        }
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
@@ -157,7 +173,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             // Linux URLSession waits forever on an HTTP auth challenge it has no credential for.
             // Keep the challenge's 401 response, stop the task, and hand the 401 to validation.
             if let response = challenge.failureResponse as? HTTPURLResponse {
-                exchange(for: task)?.challenged(response)
+                if let exchange = exchange(for: task) {
+                    exchange.challenged(response)
+                } else {
+                    let request = task.originalRequest
+                    lock.withLock {
+                        if unclaimedChallenges.count >= Self.unclaimedLimit { unclaimedChallenges.removeFirst() }
+                        unclaimedChallenges.append((request?.httpMethod ?? "GET", request?.url, response))
+                    }
+                }
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }

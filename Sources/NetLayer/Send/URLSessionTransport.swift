@@ -34,6 +34,25 @@ public final class URLSessionTransport: Transport {
     ///   `CancellationError` when the calling task is cancelled.
     public func send(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
+        return try await timeouts.isEmpty ? sendDirectly(request) : sendWatched(request, timeouts: timeouts)
+    }
+
+    /// No limit to enforce: URLSession's own async call, which completes without a hop through the
+    /// delegate queue. Task cancellation reaches the session task through URLSession itself.
+    private func sendDirectly(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            return (data, http)
+        } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
+            // Cancelled by the session delegate's auth-challenge handling, not by the caller.
+            if let challenged = delegate.takeChallengeResponse(for: request) { return (Data(), challenged) }
+            throw error
+        }
+    }
+
+    /// Limits to enforce: a delegate-driven task whose bytes are watched by a timer.
+    private func sendWatched(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
         let task = session.dataTask(with: request)
         let exchange = TaskExchange(task: task)
         return try await withTaskCancellationHandler {
@@ -44,7 +63,7 @@ public final class URLSessionTransport: Transport {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                if !timeouts.isEmpty { exchange.startWatchdog(timeouts) }
+                exchange.startWatchdog(timeouts)
             }
         } onCancel: {
             exchange.cancel()

@@ -51,6 +51,7 @@ final class TestByteReader {
     private let source: Source
     private var buffer: [UInt8] = []
     private var start = 0
+    private var scratch = [UInt8](repeating: 0, count: readSize)
     private static let readSize = 64 * 1024
 
     init(source: @escaping Source) {
@@ -80,13 +81,10 @@ final class TestByteReader {
             buffer.removeFirst(start)
             start = 0
         }
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.readSize))
-        let count = buffer.withUnsafeMutableBytes { raw in
-            source(UnsafeMutableRawBufferPointer(rebasing: raw[oldCount...]))
-        }
-        buffer.removeLast(Self.readSize - max(0, count))
-        return count > 0
+        let count = scratch.withUnsafeMutableBytes { source($0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: scratch[0..<count])
+        return true
     }
 
     enum Line {

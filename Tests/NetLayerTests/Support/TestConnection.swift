@@ -17,7 +17,7 @@ struct TestConnection {
     func run() {
         let fd = fd
         let reader = TestByteReader { TestSocket.receive(fd, into: $0) }
-        let writer = TestResponseWriter(send: { TestSocket.sendAll(fd, $0) }, sleep: { core.sleep($0) })
+        let writer = TestResponseWriter(send: { TestSocket.sendAll(fd, $0) }, sleep: { sleepWatchingPeer($0) })
         let graceful = serve(reader: reader, writer: writer)
         if graceful { TestSocket.drainAfterHalfClose(fd) }
         // Deregister before closing, so stop() never shuts down a reused fd number.
@@ -36,6 +36,9 @@ struct TestConnection {
                 return reject(error, writer: writer)
             }
             let receivedAt = ContinuousClock.now
+            if case .length(let length) = head.framing, length > core.maxBodyBytes {
+                return reject(.bodyTooLarge, writer: writer)  // before any 100 Continue
+            }
             if head.expectsContinue, !TestSocket.sendAll(fd, Self.continueLine) { return false }
 
             let body: (body: Data, trailers: [TestHeader])
@@ -62,6 +65,18 @@ struct TestConnection {
             )
             if response.dropConnection { return false }
             if outcome == .close { return true }
+        }
+    }
+
+    /// Sleeps in short slices; gives up early (false) when the server stops or the peer hangs up,
+    /// so an abandoned delayed or dripped response does not keep its thread alive.
+    private func sleepWatchingPeer(_ duration: Duration) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        while true {
+            let left = deadline - ContinuousClock.now
+            if left <= .zero { return true }
+            if !core.sleep(min(left, .milliseconds(50))) { return false }
+            if TestSocket.peerHasClosed(fd) { return false }
         }
     }
 

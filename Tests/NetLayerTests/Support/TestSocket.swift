@@ -26,9 +26,11 @@ enum TestSocket {
     #if canImport(Glibc)
     private static let streamType = Int32(SOCK_STREAM.rawValue)
     private static let sendFlags = Int32(MSG_NOSIGNAL)
+    private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
     #else
     private static let streamType = SOCK_STREAM
     private static let sendFlags: Int32 = 0
+    private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
     #endif
 
     /// Creates a socket listening on 127.0.0.1 with a kernel-chosen port. Returns the fd and the port.
@@ -151,6 +153,17 @@ enum TestSocket {
 
     static func sendAll(_ fd: Int32, _ data: Data) -> Bool {
         data.withUnsafeBytes { sendAll(fd, $0) }
+    }
+
+    /// True when the peer closed (or reset) the connection. Pending request bytes (pipelining) do
+    /// not count as closed; nothing is consumed.
+    static func peerHasClosed(_ fd: Int32) -> Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, 0) > 0 else { return false }
+        if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return true }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, peekFlags)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     static func shutdownBoth(_ fd: Int32) {
