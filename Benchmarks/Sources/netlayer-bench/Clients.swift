@@ -1,0 +1,61 @@
+import Foundation
+import NetLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// The two clients of the throughput benchmark. Each makes one `GET /books` and decodes `[Book]`.
+
+/// Baseline: raw URLSession. One session created once, one request prepared once, one decoder,
+/// `session.data(for:)` + a status check + `JSONDecoder.decode`: the least work a URLSession caller
+/// can do for the same result.
+final class URLSessionClient: Sendable {
+    let session: URLSession
+    let request: URLRequest
+    let decoder = JSONDecoder()
+
+    init(port: Int) {
+        session = URLSession(configuration: .default)
+        request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/books")!)
+    }
+
+    func books() async throws -> [Book] {
+        let (data, response) = try await session.data(for: request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+            throw BenchError("URLSession: unexpected response \(response)")
+        }
+        return try decoder.decode([Book].self, from: data)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+}
+
+/// NetLayer as an app would write it: a `Resource` subclass for the service and a `Target` subclass
+/// with one method per call. Every call builds its executor and request anew (the real call path).
+final class BenchAPI: Resource, @unchecked Sendable {
+    init(port: Int) {
+        super.init(protocol: .http, domain: "127.0.0.1:\(port)")
+    }
+
+    var bookList: BooksTarget { BooksTarget(resource: self, path: "/books") }
+}
+
+final class BooksTarget: Target, @unchecked Sendable {
+    func list() async throws -> [Book] {
+        try await makeExecutor(method: .get).execute(model: [Book].self)
+    }
+}
+
+/// NetLayer client with its target made once, as a long-lived client object would hold it.
+final class NetLayerClient: Sendable {
+    let api: BenchAPI
+    let target: BooksTarget
+
+    init(port: Int) {
+        api = BenchAPI(port: port)
+        target = api.bookList
+    }
+
+    func books() async throws -> [Book] { try await target.list() }
+}

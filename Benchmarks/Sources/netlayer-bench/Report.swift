@@ -1,0 +1,117 @@
+import Foundation
+
+/// Prints the tables and the closing machine-readable line.
+enum Report {
+    static let prepGoalMicros = 5.0
+    static let ratioGoal = 0.97
+
+    static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+    /// A row of left-aligned first column and right-aligned others.
+    static func row(_ cells: [String], widths: [Int]) -> String {
+        zip(cells, widths).enumerated().map { index, pair in
+            let (cell, width) = pair
+            let padding = String(repeating: " ", count: max(0, width - cell.count))
+            return index == 0 ? cell + padding : padding + cell
+        }.joined(separator: "  ")
+    }
+
+    static func verdict(_ ok: Bool) -> String { ok ? "MET" : "NOT MET" }
+
+    static func preparation(_ output: PreparationBenchmark.Output, config: Config) {
+        print("")
+        print("== Request preparation: 20 params, 7 headers, 2 path parts, GET (no sending) ==")
+        print(
+            "   \(config.prepRounds) rounds x \(config.prepIterations) timed calls per case, cases interleaved; "
+                + "times in µs per call")
+        let widths = [42, 9, 9, 15, 15]
+        print(row(["case", "median", "p90", "round means min", "round means max"], widths: widths))
+        for result in output.results {
+            print(
+                row(
+                    [
+                        result.name, fixed(result.calls.median, 2), fixed(result.calls.p90, 2),
+                        fixed(result.rounds.min, 2), fixed(result.rounds.max, 2),
+                    ], widths: widths))
+        }
+        if let netLayer = output.result("netlayer") {
+            print(
+                "goal: executor.urlRequest median ≤ \(fixed(prepGoalMicros, 0)) µs → \(fixed(netLayer.calls.median, 2)) µs: "
+                    + verdict(netLayer.calls.median <= prepGoalMicros))
+        }
+        print("timer read per sample: \(fixed(output.timerOverheadMicros, 3)) µs (included above)")
+        print("NetLayer URL: \(output.netLayerURL)")
+        print("by-hand URL:  \(output.handURL)")
+    }
+
+    static func throughput(_ output: ThroughputBenchmark.Output, bodyBytes: Int) {
+        print("")
+        print("== GET /books + decode [Book] (\(bodyBytes)-byte JSON body), \(output.mode.title) ==")
+        print(
+            "   CPU µs/req: process = getrusage (client + in-process server); client = process - server's NIO threads"
+        )
+        let widths = [5, 11, 10, 13, 16, 16]
+        print(
+            row(
+                ["pair", "client", "req/s", "NetLayer/URLS", "CPU µs/req proc", "CPU µs/req client"],
+                widths: widths))
+        let ratios = output.pairRatios
+        for round in output.rounds {
+            let isSecondOfPair = output.rounds.last(where: { $0.pair == round.pair })?.client == round.client
+            print(
+                row(
+                    [
+                        "\(round.pair + 1)", round.client.rawValue, fixed(round.requestsPerSecond, 0),
+                        isSecondOfPair && round.pair < ratios.count ? fixed(ratios[round.pair], 3) : "",
+                        fixed(round.cpuTotalMicros, 0), fixed(round.cpuClientMicros, 0),
+                    ], widths: widths))
+        }
+        for client in ThroughputBenchmark.Client.allCases {
+            print(
+                row(
+                    [
+                        "med", client.rawValue, fixed(output.medianRate(client), 0), "",
+                        fixed(output.medianCPUTotal(client), 0), fixed(output.medianCPUClient(client), 0),
+                    ], widths: widths))
+        }
+        let pairSummary = Summary(ratios)
+        print(
+            "ratio NetLayer/URLSession: median of pair ratios \(fixed(output.ratio, 3)) "
+                + "(pairs min \(fixed(pairSummary.min, 3)), max \(fixed(pairSummary.max, 3)); "
+                + "ratio of medians \(fixed(output.ratioOfMedians, 3))); goal ≥ \(fixed(ratioGoal, 2)): "
+                + verdict(output.ratio >= ratioGoal))
+        let extraCPU = output.medianCPUClient(.netLayer) - output.medianCPUClient(.urlSession)
+        print(
+            "NetLayer client CPU per request vs URLSession: \(extraCPU >= 0 ? "+" : "")\(fixed(extraCPU, 1)) µs"
+        )
+    }
+
+    /// `RESULT key=value …` on one line, for scripts.
+    static func resultLine(
+        prep: PreparationBenchmark.Output?, sequential: ThroughputBenchmark.Output?,
+        concurrent: ThroughputBenchmark.Output?, concurrency: Int
+    ) -> String {
+        var fields: [(String, String)] = []
+        if let prep {
+            for (id, key) in [
+                ("netlayer", "prep"), ("make", "prep_make"), ("hand", "hand"), ("floor", "floor"),
+                ("floor-dict", "floor_dict"), ("simple", "simple"),
+            ] {
+                guard let result = prep.result(id) else { continue }
+                fields.append(("\(key)_median_us", fixed(result.calls.median, 2)))
+                if id == "netlayer" { fields.append(("prep_p90_us", fixed(result.calls.p90, 2))) }
+            }
+        }
+        for (key, output) in [("seq", sequential), ("conc\(concurrency)", concurrent)] {
+            guard let output else { continue }
+            fields += [
+                ("\(key)_ratio", fixed(output.ratio, 3)),
+                ("\(key)_urlsession_rps", fixed(output.medianRate(.urlSession), 0)),
+                ("\(key)_netlayer_rps", fixed(output.medianRate(.netLayer), 0)),
+                ("\(key)_urlsession_cpu_us", fixed(output.medianCPUClient(.urlSession), 0)),
+                ("\(key)_netlayer_cpu_us", fixed(output.medianCPUClient(.netLayer), 0)),
+            ]
+        }
+        return "RESULT " + fields.map { "\($0)=\($1)" }.joined(separator: " ")
+    }
+}

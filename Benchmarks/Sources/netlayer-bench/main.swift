@@ -1,0 +1,86 @@
+import Foundation
+
+// netlayer-bench: request preparation cost, then GET+decode throughput of NetLayer against raw
+// URLSession. See Benchmarks/README.md. Always run in release:
+//   swift run --package-path Benchmarks -c release netlayer-bench [--quick] [--prep-only|--throughput-only]
+
+let config = Config.load()
+print("netlayer-bench: \(config)")
+print(
+    "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+)
+
+if let client = config.profileClient {
+    // Profiling aid: one client alone, no statistics, so a profiler's totals belong to that client.
+    do {
+        let server = try await BenchServer.start()
+        let fetch: ThroughputBenchmark.Fetch
+        if client == "netlayer" {
+            let netLayer = NetLayerClient(port: server.port)
+            fetch = { try await netLayer.books() }
+        } else {
+            let baseline = URLSessionClient(port: server.port)
+            fetch = { try await baseline.books() }
+        }
+        let mode: ThroughputBenchmark.Mode =
+            config.profileConcurrency > 1
+            ? .concurrent(requests: config.profileRequests, tasks: config.profileConcurrency)
+            : .sequential(requests: config.profileRequests)
+        let (seconds, cpu) = try await ThroughputBenchmark.measure(
+            mode, fetch: fetch, expected: BenchServer.books)
+        print(
+            "profile \(client), \(mode.title): \(Report.fixed(seconds, 2)) s, "
+                + "client CPU \(Report.fixed(cpu.client / Double(config.profileRequests) * 1e6, 0)) µs/req")
+    } catch {
+        fail("profile run: \(error)")
+    }
+    exit(0)
+}
+
+var prep: PreparationBenchmark.Output?
+if config.runPrep {
+    do {
+        prep = try PreparationBenchmark.run(config)
+    } catch {
+        fail("preparation benchmark: \(error)")
+    }
+    Report.preparation(prep!, config: config)
+    fflush(nil)
+}
+
+var sequential: ThroughputBenchmark.Output?
+var concurrent: ThroughputBenchmark.Output?
+if config.runThroughput {
+    do {
+        let server = try await BenchServer.start()
+        print("")
+        print(
+            "server: Hummingbird on 127.0.0.1:\(server.port), GET /books = \(server.bodyBytes) bytes of JSON")
+        let baseline = URLSessionClient(port: server.port)
+        let netLayer = NetLayerClient(port: server.port)
+        let clients: [ThroughputBenchmark.Client: ThroughputBenchmark.Fetch] = [
+            .urlSession: { try await baseline.books() },
+            .netLayer: { try await netLayer.books() },
+        ]
+        let progress: (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        sequential = try await ThroughputBenchmark.run(
+            .sequential(requests: config.sequentialRequests), pairs: config.rounds, slices: config.slices,
+            clients: clients,
+            expected: BenchServer.books, progress: progress)
+        print("threads: \(CPUSnapshot.threadNames().joined(separator: ", "))")
+        Report.throughput(sequential!, bodyBytes: server.bodyBytes)
+        fflush(nil)
+        concurrent = try await ThroughputBenchmark.run(
+            .concurrent(requests: config.concurrentRequests, tasks: config.concurrency), pairs: config.rounds,
+            slices: config.slices, clients: clients, expected: BenchServer.books, progress: progress)
+        Report.throughput(concurrent!, bodyBytes: server.bodyBytes)
+    } catch {
+        fail("throughput benchmark: \(error)")
+    }
+}
+
+print("")
+print(
+    Report.resultLine(
+        prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency))
+exit(0)
