@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "NetLayer",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
+    // Duration and ContinuousClock (timeouts, rate limits) need iOS 16 / macOS 13 / tvOS 16 / watchOS 9.
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "NetLayer", targets: ["NetLayer"])
     ],

@@ -52,7 +52,7 @@ extension ParamValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, E
     public init(integerLiteral value: Int) { self = .number(String(value)) }
     /// A list of values of mixed types, for example `["a", 1, true]`.
     public init(arrayLiteral elements: (any ParamConvertible)...) {
-        self = .array(elements.map(\.paramValue))
+        self = .array(elements.map { $0.paramValue })
     }
     /// A nested dictionary of mixed value types, for example `["min": 1, "name": "x"]`.
     public init(dictionaryLiteral elements: (String, any ParamConvertible)...) {
@@ -144,12 +144,12 @@ extension Optional: ParamConvertible where Wrapped: ParamConvertible {
 
 extension Array: ParamConvertible where Element: ParamConvertible {
     /// The elements in order.
-    public var paramValue: ParamValue { .array(map(\.paramValue)) }
+    public var paramValue: ParamValue { .array(map { $0.paramValue }) }
 }
 
 extension Dictionary: ParamConvertible where Key == String, Value: ParamConvertible {
     /// The entries; keys are sent in byte order.
-    public var paramValue: ParamValue { .dictionary(mapValues(\.paramValue)) }
+    public var paramValue: ParamValue { .dictionary(mapValues { $0.paramValue }) }
 }
 
 extension ParamValue {
@@ -171,6 +171,7 @@ extension ParamValue {
 /// earlier level's value from what is sent).
 func mergeParams(_ levels: Params...) -> [String: ParamValue] {
     var merged: [String: ParamValue] = [:]
+    merged.reserveCapacity(levels.reduce(0) { $0 + $1.count })
     for level in levels {
         for (key, value) in level { merged[key] = value.paramValue }
     }

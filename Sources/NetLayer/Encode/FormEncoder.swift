@@ -1,3 +1,5 @@
+import Foundation
+
 /// Flattens params into name/value pairs and writes `application/x-www-form-urlencoded` text.
 ///
 /// Keys are sorted in byte order at every level, so the same call always yields the same bytes.
@@ -17,23 +19,31 @@ struct FormEncoder: Sendable {
 
     /// The params as encoded `k=v&k2=v2` text.
     func encode(_ params: [String: ParamValue]) -> String {
-        Self.join(pairs(params))
+        if params.isEmpty { return "" }
+        return Self.join(pairs(params))
     }
 
     /// Joins pairs into encoded form text.
     static func join(_ pairs: [(name: String, value: String)]) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 } * 2)
         for (index, pair) in pairs.enumerated() {
-            if index > 0 { output += "&" }
-            output += PercentEncoding.encode(pair.name, allowing: PercentEncoding.unreserved)
-            output += "="
-            output += PercentEncoding.encode(pair.value, allowing: PercentEncoding.unreserved)
+            if index > 0 { output.append(UInt8(ascii: "&")) }
+            PercentEncoding.append(pair.name, allowing: PercentEncoding.unreserved, to: &output)
+            output.append(UInt8(ascii: "="))
+            PercentEncoding.append(pair.value, allowing: PercentEncoding.unreserved, to: &output)
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
+    /// Byte order of the UTF-8 forms (equal to code point order).
     static func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        // Swift compares ASCII strings byte by byte already; only other strings need the UTF-8 walk
+        // (Swift's own order for them follows canonical equivalence, not bytes).
+        if lhs.utf8.allSatisfy({ $0 < 0x80 }) && rhs.utf8.allSatisfy({ $0 < 0x80 }) {
+            return lhs < rhs
+        }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     private func flatten(name: String, value: ParamValue, into result: inout [(name: String, value: String)]) {
@@ -58,8 +68,8 @@ struct FormEncoder: Sendable {
                 flatten(name: childName, value: item, into: &result)
             }
         case .dictionary(let entries):
-            for key in entries.keys.sorted(by: Self.byteOrder) {
-                if let child = entries[key] { flatten(name: "\(name)[\(key)]", value: child, into: &result) }
+            for (key, child) in entries.sorted(by: { Self.byteOrder($0.key, $1.key) }) {
+                flatten(name: name + "[" + key + "]", value: child, into: &result)
             }
         }
     }

@@ -7,7 +7,7 @@ struct HeaderFields: Sendable {
     ///   name is empty or holds characters outside the HTTP token set.
     init(merging levels: [String: String]...) throws(NetLayerError) {
         for level in levels {
-            for (name, value) in level.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            for (name, value) in level.sorted(by: { FormEncoder.byteOrder($0.key, $1.key) }) {
                 try Self.validate(name: name, value: value)
                 set(name, value)
             }
@@ -26,6 +26,14 @@ struct HeaderFields: Sendable {
         } else {
             fields.append((name, value))
         }
+    }
+
+    /// The fields as a dictionary (names are unique case-insensitively, so nothing is lost).
+    var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        result.reserveCapacity(fields.count)
+        for field in fields { result[field.name] = field.value }
+        return result
     }
 
     /// Fields sorted by lower-cased name, for stable printing.

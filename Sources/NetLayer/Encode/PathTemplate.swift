@@ -9,7 +9,9 @@ enum PathTemplate {
     ///   `.unknownPathParts` for values naming no token, `.invalidPathPart` for an empty, `.` or `..`
     ///   value or one that is not a scalar.
     static func fill(_ template: String, with parts: [String: any ParamConvertible]) throws(NetLayerError) -> String {
-        if parts.isEmpty && !template.contains(":") && !template.contains("{") { return template }
+        if parts.isEmpty && !template.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "{") }) {
+            return template
+        }
         var values: [String: ParamValue] = [:]
         for (key, value) in parts {
             let name = key.hasPrefix(":") ? String(key.dropFirst()) : key
@@ -17,7 +19,7 @@ enum PathTemplate {
         }
         var used = Set<String>()
         var missing: [String] = []
-        var output = ""
+        var output: [UInt8] = []
         output.reserveCapacity(template.utf8.count + 16)
 
         func substitute(_ name: String) throws(NetLayerError) {
@@ -32,47 +34,51 @@ enum PathTemplate {
             if text.isEmpty || text == "." || text == ".." {
                 throw .invalidPathPart(name, reason: "the value \"\(text)\" would change the path's meaning")
             }
-            output += PercentEncoding.encode(text, allowing: PercentEncoding.pathSegment)
+            PercentEncoding.append(text, allowing: PercentEncoding.pathSegment, to: &output)
         }
 
-        let chars = Array(template.unicodeScalars)
+        // Tokens and separators are ASCII, so walking UTF-8 bytes never splits a character that
+        // matters; other bytes are copied through untouched.
+        let bytes = Array(template.utf8)
         var index = 0
         var atSegmentStart = true
-        while index < chars.count {
-            let char = chars[index]
-            if char == "?" {  // the rest is a query written in the template: kept as is
-                output.unicodeScalars.append(contentsOf: chars[index...])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") {  // the rest is a query written in the template: kept as is
+                output.append(contentsOf: bytes[index...])
                 break
             }
-            if char == ":" && atSegmentStart, index + 1 < chars.count, isIdentifier(chars[index + 1]) {
+            if byte == UInt8(ascii: ":") && atSegmentStart, index + 1 < bytes.count, isIdentifier(bytes[index + 1]) {
                 var end = index + 1
-                while end < chars.count && isIdentifier(chars[end]) { end += 1 }
-                try substitute(String(String.UnicodeScalarView(chars[(index + 1)..<end])))
+                while end < bytes.count && isIdentifier(bytes[end]) { end += 1 }
+                try substitute(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
                 index = end
                 atSegmentStart = false
                 continue
             }
-            if char == "{", let close = chars[index...].firstIndex(of: "}"), close > index + 1,
-                chars[(index + 1)..<close].allSatisfy(isIdentifier)
+            if byte == UInt8(ascii: "{"), let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")), close > index + 1,
+                bytes[(index + 1)..<close].allSatisfy(isIdentifier)
             {
-                try substitute(String(String.UnicodeScalarView(chars[(index + 1)..<close])))
+                try substitute(String(decoding: bytes[(index + 1)..<close], as: UTF8.self))
                 index = close + 1
                 atSegmentStart = false
                 continue
             }
-            output.unicodeScalars.append(char)
-            atSegmentStart = char == "/"
+            output.append(byte)
+            atSegmentStart = byte == UInt8(ascii: "/")
             index += 1
         }
         if !missing.isEmpty { throw .missingPathParts(missing.sorted(), template: template) }
         let unknown = values.keys.filter { !used.contains($0) && values[$0] != .null }
         if !unknown.isEmpty { throw .unknownPathParts(unknown.sorted(), template: template) }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "_": true
+    private static func isIdentifier(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

@@ -54,9 +54,36 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Appends the percent-encoded UTF-8 form of `text` to `output`.
+    static func append(_ text: String, allowing allowed: ByteSet, to output: inout [UInt8]) {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ allowed.contains($0) }) {
+            output.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
+            if allowed.contains(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
     /// The first byte of `text` that may not appear literally in a URL, as a printable description.
+    static func firstInvalidURLCharacter(in text: Substring) -> String? {
+        let bytes = text.utf8
+        if bytes.allSatisfy({ urlCharacters.contains($0) && $0 != UInt8(ascii: "%") }) { return nil }
+        return firstInvalidURLCharacter(inBytes: Array(bytes))
+    }
+
     static func firstInvalidURLCharacter(in text: String) -> String? {
-        let bytes = Array(text.utf8)
+        firstInvalidURLCharacter(in: Substring(text))
+    }
+
+    private static func firstInvalidURLCharacter(inBytes bytes: [UInt8]) -> String? {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]

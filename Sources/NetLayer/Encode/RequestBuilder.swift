@@ -67,7 +67,9 @@ extension Executor {
         let url = try URLBuilder.url(base: base, path: filledPath, query: query)
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
-        for field in headerFields.fields { request.setValue(field.value, forHTTPHeaderField: field.name) }
+        // One assignment instead of `setValue` per field: much cheaper on Linux, and names keep the
+        // winning level's spelling.
+        if !headerFields.fields.isEmpty { request.allHTTPHeaderFields = headerFields.dictionary }
         request.httpBody = bodyData
         if let timeout {
             // Linux URLSession truncates sub-second values; the transport enforces the exact idle

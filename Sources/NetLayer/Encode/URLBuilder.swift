@@ -45,25 +45,36 @@ enum URLBuilder {
     static func url(base: String, path: String, query: String) throws(NetLayerError) -> URL {
         var pathPart = Substring(path)
         var templateQuery: Substring?
-        if let mark = path.firstIndex(of: "?") {
+        if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = path[..<mark]
-            templateQuery = path[path.index(after: mark)...]
+            templateQuery = path[path.utf8.index(after: mark)...]
         }
-        if let bad = PercentEncoding.firstInvalidURLCharacter(in: String(pathPart)) ?? (pathPart.contains("#") ? "'#'" : nil) {
+        if let bad = PercentEncoding.firstInvalidURLCharacter(in: pathPart)
+            ?? (pathPart.utf8.contains(UInt8(ascii: "#")) ? "'#'" : nil)
+        {
             throw .invalidURL(part: "path", value: path, reason: "it contains \(bad)")
         }
-        if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: String(templateQuery)) {
+        if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: templateQuery) {
             throw .invalidURL(part: "path", value: path, reason: "its query contains \(bad)")
         }
         var result = base
+        result.reserveCapacity(base.utf8.count + path.utf8.count + query.utf8.count + 2)
         let leadingTrimmed = pathPart.drop(while: { $0 == "/" })
         if !leadingTrimmed.isEmpty {
-            result += "/" + leadingTrimmed
+            result += "/"
+            result += leadingTrimmed
         } else if !pathPart.isEmpty {
             result += "/"
         }
-        let queries = [templateQuery.map(String.init), query.isEmpty ? nil : query].compactMap { $0 }.filter { !$0.isEmpty }
-        if !queries.isEmpty { result += "?" + queries.joined(separator: "&") }
+        let fixed = templateQuery.flatMap { $0.isEmpty ? nil : $0 }
+        if let fixed {
+            result += "?"
+            result += fixed
+            if !query.isEmpty { result += "&" + query }
+        } else if !query.isEmpty {
+            result += "?"
+            result += query
+        }
         guard let url = URL(string: result) else {
             throw .invalidURL(part: "path", value: path, reason: "the joined URL \(result) is not valid")
         }

@@ -55,12 +55,19 @@ final class TaskExchange: @unchecked Sendable {
     }
 
     /// Cancels the task because the caller's Swift task was cancelled.
+    ///
+    /// Runs inside a task-cancellation handler, which holds the Swift task's lock. URLSession's
+    /// `cancel()` waits for the session's work queue, whose thread may itself be waiting for that lock
+    /// to resume this task, so the URLSession call is made from another thread.
     func cancel() {
         let wasStarted = lock.withLock {
             cancelled = true
             return started
         }
-        if wasStarted { task.cancel() }
+        if wasStarted {
+            let task = self.task
+            DispatchQueue.global().async { task.cancel() }
+        }
     }
 
     /// Starts the timer task that enforces the idle timeout and the total deadline.
