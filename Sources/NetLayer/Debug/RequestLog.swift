@@ -66,7 +66,7 @@ struct RequestLog {
             let fields = FormEncoder(options: .default).pairs(prepared.params).map {
                 "\($0.name)=\(redaction.value($0.value, for: $0.name))"
             }
-            let files = prepared.files.keys.sorted(by: FormEncoder.byteOrder).compactMap { name in
+            let files = FormEncoder.sortedKeys(prepared.files).compactMap { name in
                 prepared.files[name].map { "\(name): \($0.filename) (\($0.contentType))" }
             }
             return "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)"

@@ -11,7 +11,7 @@ struct FormEncoder: Sendable {
     func pairs(_ params: [String: ParamValue]) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(params.count)
-        for key in params.keys.sorted(by: Self.byteOrder) {
+        for key in Self.sortedKeys(params) {
             if let value = params[key] { flatten(name: key, value: value, into: &result) }
         }
         return result
@@ -38,12 +38,19 @@ struct FormEncoder: Sendable {
 
     /// Byte order of the UTF-8 forms (equal to code point order).
     static func byteOrder(_ lhs: String, _ rhs: String) -> Bool {
-        // Swift compares ASCII strings byte by byte already; only other strings need the UTF-8 walk
-        // (Swift's own order for them follows canonical equivalence, not bytes).
-        if lhs.utf8.allSatisfy({ $0 < 0x80 }) && rhs.utf8.allSatisfy({ $0 < 0x80 }) {
-            return lhs < rhs
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    /// Keys in byte order. Swift's own `<` is a byte comparison for ASCII strings and much faster,
+    /// so it is used when every key is ASCII (for others Swift orders by canonical equivalence).
+    static func sortedKeys<Value>(_ dictionary: [String: Value]) -> [String] {
+        let keys = Array(dictionary.keys)
+        if keys.count < 2 { return keys }
+        let allASCII = keys.allSatisfy { key in
+            var key = key
+            return key.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
         }
-        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        return allASCII ? keys.sorted() : keys.sorted(by: byteOrder)
     }
 
     private func flatten(name: String, value: ParamValue, into result: inout [(name: String, value: String)]) {
@@ -68,8 +75,8 @@ struct FormEncoder: Sendable {
                 flatten(name: childName, value: item, into: &result)
             }
         case .dictionary(let entries):
-            for (key, child) in entries.sorted(by: { Self.byteOrder($0.key, $1.key) }) {
-                flatten(name: name + "[" + key + "]", value: child, into: &result)
+            for key in Self.sortedKeys(entries) {
+                if let child = entries[key] { flatten(name: name + "[" + key + "]", value: child, into: &result) }
             }
         }
     }

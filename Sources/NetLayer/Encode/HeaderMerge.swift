@@ -7,7 +7,8 @@ struct HeaderFields: Sendable {
     ///   name is empty or holds characters outside the HTTP token set.
     init(merging levels: [String: String]...) throws(NetLayerError) {
         for level in levels {
-            for (name, value) in level.sorted(by: { FormEncoder.byteOrder($0.key, $1.key) }) {
+            for name in FormEncoder.sortedKeys(level) {
+                guard let value = level[name] else { continue }
                 try Self.validate(name: name, value: value)
                 set(name, value)
             }

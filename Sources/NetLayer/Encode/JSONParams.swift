@@ -37,7 +37,7 @@ enum JSONParams {
         case .dictionary(let entries):
             output.append(UInt8(ascii: "{"))
             var first = true
-            for key in entries.keys.sorted(by: FormEncoder.byteOrder) {
+            for key in FormEncoder.sortedKeys(entries) {
                 guard let item = entries[key], !(item == .null && nulls == .drop) else { continue }
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false

@@ -31,7 +31,7 @@ struct MultipartEncoder: Sendable {
             body.append(contentsOf: field.value.utf8)
             body.append(contentsOf: "\r\n".utf8)
         }
-        for name in files.keys.sorted(by: FormEncoder.byteOrder) {
+        for name in FormEncoder.sortedKeys(files) {
             guard let file = files[name] else { continue }
             body.append(contentsOf: "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
             switch file.source {

@@ -56,18 +56,16 @@ enum PercentEncoding {
 
     /// Appends the percent-encoded UTF-8 form of `text` to `output`.
     static func append(_ text: String, allowing allowed: ByteSet, to output: inout [UInt8]) {
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ allowed.contains($0) }) {
-            output.append(contentsOf: utf8)
-            return
-        }
-        for byte in utf8 {
-            if allowed.contains(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if allowed.contains(byte) {
+                    output.append(byte)
+                } else {
+                    output.append(UInt8(ascii: "%"))
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0x0F)])
+                }
             }
         }
     }
