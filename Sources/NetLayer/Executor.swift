@@ -46,7 +46,9 @@ public struct Executor: Sendable {
     /// Sends the call and returns the decoded value with the response, the request as sent and the
     /// duration.
     /// - Throws: ``NetLayerError``.
-    public func response<Model: Decodable & Sendable>(model: Model.Type, debug: Bool = false) async throws -> Response<Model> {
+    public func response<Model: Decodable & Sendable>(model: Model.Type, debug: Bool = false) async throws
+        -> Response<Model>
+    {
         let exchange = try await exchange(debug: debug)
         let value = try decode(model, from: exchange.data)
         return Response(
@@ -132,7 +134,8 @@ public struct Executor: Sendable {
             switch urlError.code {
             case .cancelled: return .cancelled
             case .timedOut:
-                var failure = NetLayerError.timedOut("the session's own timeout elapsed (\(urlError.localizedDescription))")
+                var failure = NetLayerError.timedOut(
+                    "the session's own timeout elapsed (\(urlError.localizedDescription))")
                 failure.urlError = urlError
                 return failure
             default: return .transport(urlError, method: method, url: prepared.url)
@@ -141,7 +144,8 @@ public struct Executor: Sendable {
         return .transport(other: error, method: method)
     }
 
-    private func decode<Model: Decodable>(_ model: Model.Type, from data: Data) throws(NetLayerError) -> Model {
+    private func decode<Model: Decodable>(_ model: Model.Type, from data: Data) throws(NetLayerError) -> Model
+    {
         if let empty = Empty() as? Model { return empty }
         if let raw = data as? Model { return raw }
         if Model.self == String.self, let text = String(data: data, encoding: .utf8) as? Model { return text }

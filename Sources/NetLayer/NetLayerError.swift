@@ -92,21 +92,26 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
 
 extension NetLayerError {
     static func invalidURL(part: String, value: String, reason: String) -> NetLayerError {
-        var error = NetLayerError(.invalidURL, "invalid URL: the \(part) \"\(value)\" cannot be used because \(reason)")
+        var error = NetLayerError(
+            .invalidURL, "invalid URL: the \(part) \"\(value)\" cannot be used because \(reason)")
         error.part = part
         return error
     }
 
     static func missingPathParts(_ keys: [String], template: String) -> NetLayerError {
         var error = NetLayerError(
-            .missingPathParts, "no value for path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) in \"\(template)\"")
+            .missingPathParts,
+            "no value for path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) in \"\(template)\""
+        )
         error.keys = keys
         return error
     }
 
     static func unknownPathParts(_ keys: [String], template: String) -> NetLayerError {
         var error = NetLayerError(
-            .unknownPathParts, "path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) match no token in \"\(template)\"")
+            .unknownPathParts,
+            "path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) match no token in \"\(template)\""
+        )
         error.keys = keys
         return error
     }
@@ -133,11 +138,14 @@ extension NetLayerError {
         return error
     }
 
-    static func unacceptableStatus(_ response: HTTPURLResponse, body: Data, method: HTTPMethod) -> NetLayerError {
+    static func unacceptableStatus(_ response: HTTPURLResponse, body: Data, method: HTTPMethod)
+        -> NetLayerError
+    {
         let status = response.statusCode
         let url = response.url.map { Redaction.stripCredentials($0) } ?? "?"
         var error = NetLayerError(
-            .unacceptableStatus, "\(method) \(url) answered \(status) \(StatusText.reason(status)) (\(body.count) bytes)")
+            .unacceptableStatus,
+            "\(method) \(url) answered \(status) \(StatusText.reason(status)) (\(body.count) bytes)")
         error.statusCode = status
         var headers: [String: String] = [:]
         for (key, value) in response.allHeaderFields {
@@ -156,7 +164,8 @@ extension NetLayerError {
             switch decodingError {
             case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx), .dataCorrupted(let ctx): context = ctx
             case .keyNotFound(let key, let ctx):
-                context = DecodingError.Context(codingPath: ctx.codingPath + [key], debugDescription: ctx.debugDescription)
+                context = DecodingError.Context(
+                    codingPath: ctx.codingPath + [key], debugDescription: ctx.debugDescription)
             @unknown default: context = nil
             }
             if let context {
@@ -187,8 +196,11 @@ extension NetLayerError {
     }
 
     static func transport(_ urlError: URLError, method: HTTPMethod, url: URL?) -> NetLayerError {
-        let where_ = url.map { " \(Redaction.stripCredentials($0))" } ?? ""
-        var error = NetLayerError(.transport, "\(method)\(where_) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+        let location = url.map { " \(Redaction.stripCredentials($0))" } ?? ""
+        var error = NetLayerError(
+            .transport,
+            "\(method)\(location) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
+        )
         error.urlError = urlError
         error.underlying = urlError
         return error

@@ -29,7 +29,9 @@ open class Target: @unchecked Sendable {
     ///   - path: Path template with optional `:name` / `{name}` tokens and an optional `?query`.
     ///   - headers: Default none.
     ///   - params: Default none.
-    public required init(resource: Resource, path: String, headers: [String: String] = [:], params: Params = [:]) {
+    public required init(
+        resource: Resource, path: String, headers: [String: String] = [:], params: Params = [:]
+    ) {
         self.resource = resource
         self.path = path
         self.headers = headers

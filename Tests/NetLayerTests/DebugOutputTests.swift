@@ -13,7 +13,8 @@ extension WireTests {
             let server = try Self.server.get()
             let lines = LineCollector()
             let api = TestAPI(
-                server: server, version: "v1", headers: ["Authorization": "Bearer s3cr3t-token", "Accept": "application/json"],
+                server: server, version: "v1",
+                headers: ["Authorization": "Bearer s3cr3t-token", "Accept": "application/json"],
                 params: ["locale": "en"], options: ResourceOptions(log: lines.sink))
             let path = uniquePath()
             server.route("/v1" + path) { _ in .json(#"{"id":7,"title":"Dune"}"#, status: 201) }
@@ -25,11 +26,17 @@ extension WireTests {
             let url = "http://\(server.hostAndPort)/v1\(path)"
             try #require(printed.count == 7, "\(printed)")
             #expect(printed[0] == "[NetLayer] → POST \(url)?api_key=<redacted>&locale=en")
-            #expect(printed[1] == "[NetLayer]   headers: Accept: application/json · Authorization: <redacted> · Content-Type: application/json")
+            #expect(
+                printed[1]
+                    == "[NetLayer]   headers: Accept: application/json · Authorization: <redacted> · Content-Type: application/json"
+            )
             #expect(printed[2] == "[NetLayer]   params: api_key=<redacted>&locale=en")
             #expect(printed[3] == #"[NetLayer]   body: {"tags":[],"title":"Dune"} (26 bytes)"#)
             #expect(printed[4] == "[NetLayer]   multipart: false")
-            #expect(printed[5].range(of: #"^\[NetLayer\] ← 201 Created · \d+\.\d ms · 23 bytes$"#, options: .regularExpression) != nil, "\(printed[5])")
+            #expect(
+                printed[5].range(
+                    of: #"^\[NetLayer\] ← 201 Created · \d+\.\d ms · 23 bytes$"#, options: .regularExpression)
+                    != nil, "\(printed[5])")
             #expect(printed[6] == #"[NetLayer]   {"id":7,"title":"Dune"}"#)
             let all = printed.joined(separator: "\n")
             #expect(!all.contains("s3cr3t") && !all.contains("hunter2"))
@@ -52,31 +59,41 @@ extension WireTests {
             let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
             let path = uniquePath()
             server.route(path) { _ in .json(#"{"ok":true,"session_token":"tk9"}"#) }
-            try await api.target(path).makeExecutor(method: .post, params: ["user": ["password": "pw1"], "name": "a b"]).execute()
+            try await api.target(path).makeExecutor(
+                method: .post, params: ["user": ["password": "pw1"], "name": "a b"]
+            ).execute()
             #expect(lines.lines.contains(#"[NetLayer]   {"ok":true,"session_token":"<redacted>"}"#))
             #expect(!lines.lines.joined().contains("tk9"))
-            #expect(lines.lines.contains("[NetLayer]   body: name=a%20b&user%5Bpassword%5D=<redacted> (33 bytes)"))
+            #expect(
+                lines.lines.contains("[NetLayer]   body: name=a%20b&user%5Bpassword%5D=<redacted> (33 bytes)")
+            )
             #expect(!lines.lines.joined().contains("pw1"))
             _ = try? await EchoTarget(resource: api, path: "/status/500").makeExecutor().execute()
             #expect(lines.lines.contains { $0.hasPrefix("[NetLayer] ← 500 Internal Server Error · ") })
-            _ = try? await EchoTarget(resource: api, path: "/delay/2000").makeExecutor(timeout: .milliseconds(100)).execute()
+            _ = try? await EchoTarget(resource: api, path: "/delay/2000").makeExecutor(
+                timeout: .milliseconds(100)
+            ).execute()
             #expect(lines.lines.contains { $0.hasPrefix("[NetLayer] ✕ GET ") && $0.contains("timed out") })
         }
 
         @Test func multipartIsSummarisedNotDumped() async throws {
             let lines = LineCollector()
-            let api = TestAPI(server: try Self.server.get(), options: ResourceOptions(debug: true, log: lines.sink))
+            let api = TestAPI(
+                server: try Self.server.get(), options: ResourceOptions(debug: true, log: lines.sink))
             try await api.target(uniquePath()).makeExecutor(
-                method: .post, params: ["caption": "c"], files: ["cover": .data(Data([0, 1, 2]), filename: "c.png")]
+                method: .post, params: ["caption": "c"],
+                files: ["cover": .data(Data([0, 1, 2]), filename: "c.png")]
             ).execute()
             let body = try #require(lines.lines.first { $0.hasPrefix("[NetLayer]   body: ") })
-            #expect(body.hasPrefix("[NetLayer]   body: fields [caption=c] files [cover: c.png (image/png)] ("))
+            #expect(
+                body.hasPrefix("[NetLayer]   body: fields [caption=c] files [cover: c.png (image/png)] ("))
             #expect(lines.lines.contains("[NetLayer]   multipart: true"))
         }
 
         @Test func curlDescriptionRedactsSecrets() throws {
             let api = TestAPI(server: try Self.server.get(), headers: ["Authorization": "Bearer abc"])
-            let curl = try api.target("/x").makeExecutor(method: .post, params: ["token": "t0k"]).curlDescription
+            let curl = try api.target("/x").makeExecutor(method: .post, params: ["token": "t0k"])
+                .curlDescription
             #expect(curl.contains("'Authorization: <redacted>'"))
             #expect(!curl.contains("abc") && !curl.contains("t0k"))
         }
@@ -88,9 +105,15 @@ extension WireTests {
             let path = uniquePath() + "-" + kind
             let executor: Executor
             switch kind {
-            case "form": executor = api.target(path).makeExecutor(method: .post, params: ["q": "a b'c", "n": [1, 2]])
-            case "json": executor = api.target(path).makeExecutor(method: .put, params: ["p": 1], body: .json(NewBook(title: "O'Neil", tags: ["x"])))
-            case "binary": executor = api.target(path).makeExecutor(method: .post, body: .data(Data([0, 1, 2, 255, 39]), contentType: "application/octet-stream"))
+            case "form":
+                executor = api.target(path).makeExecutor(method: .post, params: ["q": "a b'c", "n": [1, 2]])
+            case "json":
+                executor = api.target(path).makeExecutor(
+                    method: .put, params: ["p": 1], body: .json(NewBook(title: "O'Neil", tags: ["x"])))
+            case "binary":
+                executor = api.target(path).makeExecutor(
+                    method: .post,
+                    body: .data(Data([0, 1, 2, 255, 39]), contentType: "application/octet-stream"))
             default: executor = api.target(path).makeExecutor(params: ["s": "é &"])
             }
             try await executor.execute()

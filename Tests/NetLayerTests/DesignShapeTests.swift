@@ -55,13 +55,15 @@ extension WireTests {
         @Test func bookstoreCallsReachTheServerAsDesigned() async throws {
             let server = try Self.server.get()
             server.route("/v1/books") { request in
-                request.method == "GET" ? .json(#"[{"id":1,"title":"Dune"}]"#) : .json(#"{"id":2,"title":"Emma"}"#, status: 201)
+                request.method == "GET"
+                    ? .json(#"[{"id":1,"title":"Dune"}]"#) : .json(#"{"id":2,"title":"Emma"}"#, status: 201)
             }
             server.route("/v1/books/9") { _ in .json(#"{"id":9,"title":"Nine"}"#) }
             let api = BookstoreAPI(token: "t", domain: server.hostAndPort)
 
             #expect(try await api.books().list(page: 1) == [Book(id: 1, title: "Dune")])
-            #expect(try await api.books().create(NewBook(title: "Emma", tags: [])) == Book(id: 2, title: "Emma"))
+            #expect(
+                try await api.books().create(NewBook(title: "Emma", tags: [])) == Book(id: 2, title: "Emma"))
             #expect(try await api.book().get(id: 9) == Book(id: 9, title: "Nine"))
 
             let list = try #require(server.requests(path: "/v1/books").first)

@@ -21,10 +21,15 @@ extension WireTests {
             let path = uniquePath()
             let none: Int? = nil
             try await api.target(path).makeExecutor(
-                params: ["z": "a b", "k y": "&=+?#/%", "nothing": none, "arr": [1, 2], "m": ["b": 1, "a": 2], "e": ""]
+                params: [
+                    "z": "a b", "k y": "&=+?#/%", "nothing": none, "arr": [1, 2], "m": ["b": 1, "a": 2],
+                    "e": "",
+                ]
             ).execute()
             let request = try only(server, path)
-            #expect(request.rawQuery == "arr%5B%5D=1&arr%5B%5D=2&e=&k%20y=%26%3D%2B%3F%23%2F%25&m%5Ba%5D=2&m%5Bb%5D=1&z=a%20b")
+            #expect(
+                request.rawQuery
+                    == "arr%5B%5D=1&arr%5B%5D=2&e=&k%20y=%26%3D%2B%3F%23%2F%25&m%5Ba%5D=2&m%5Bb%5D=1&z=a%20b")
             #expect(!(request.rawQuery ?? "").contains("null"))
         }
 
@@ -57,7 +62,8 @@ extension WireTests {
             let api = TestAPI(server: server)
             let base = uniquePath()
             do {
-                try await api.target(base + "/users/:id/books/:book").makeExecutor(pathParts: ["id": 1]).execute()
+                try await api.target(base + "/users/:id/books/:book").makeExecutor(pathParts: ["id": 1])
+                    .execute()
                 Issue.record("expected an error")
             } catch let error as NetLayerError {
                 #expect(error.code == .missingPathParts)
@@ -71,13 +77,15 @@ extension WireTests {
             let server = try Self.server.get()
             let api = TestAPI(server: server, version: "/api/v2/")
             let base = uniquePath()
-            try await api.target(base + "/").makeExecutor(subpath: "/:id/cover", pathParts: ["id": 3]).execute()
+            try await api.target(base + "/").makeExecutor(subpath: "/:id/cover", pathParts: ["id": 3])
+                .execute()
             _ = try only(server, "/api/v2" + base + "/3/cover")
         }
 
         @Test func headersMergeThreeLevelsCaseInsensitively() async throws {
             let server = try Self.server.get()
-            let api = TestAPI(server: server, headers: ["x-level": "resource", "X-Resource": "r", "accept": "text/plain"])
+            let api = TestAPI(
+                server: server, headers: ["x-level": "resource", "X-Resource": "r", "accept": "text/plain"])
             let path = uniquePath()
             try await api.target(path, headers: ["X-LEVEL": "target", "Accept": "application/json"])
                 .makeExecutor(headers: ["X-Level": "call"]).execute()
@@ -131,10 +139,14 @@ extension WireTests {
             let path = uniquePath()
             let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
             try await api.target(path).makeExecutor(
-                params: ["d": Date(timeIntervalSince1970: 0), "u": uuid, "p": Decimal(string: "9.99")!, "t": true]
+                params: [
+                    "d": Date(timeIntervalSince1970: 0), "u": uuid, "p": Decimal(string: "9.99")!, "t": true,
+                ]
             ).execute()
             let request = try only(server, path)
-            #expect(request.rawQuery == "d=1970-01-01T00%3A00%3A00Z&p=9.99&t=true&u=E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+            #expect(
+                request.rawQuery
+                    == "d=1970-01-01T00%3A00%3A00Z&p=9.99&t=true&u=E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         }
     }
 }

@@ -20,7 +20,8 @@ extension WireTests {
             let path = uniquePath()
             server.route(path) { _ in .json(#"{"id":7,"title":"Dune"}"#, status: 201) }
             let api = TestAPI(server: server)
-            let response = try await api.target(path).makeExecutor(method: .post, params: ["a": 1]).response(model: Book.self)
+            let response = try await api.target(path).makeExecutor(method: .post, params: ["a": 1]).response(
+                model: Book.self)
             #expect(response.value == Book(id: 7, title: "Dune"))
             #expect(response.statusCode == 201)
             #expect(response.request.httpMethod == "POST")
@@ -93,7 +94,9 @@ extension WireTests {
             let api = TestAPI(server: try Self.server.get())
             let start = ContinuousClock.now
             do {
-                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(resourceTimeout: deadline).execute()
+                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(
+                    resourceTimeout: deadline
+                ).execute()
                 Issue.record("expected an error")
             } catch let error as NetLayerError {
                 #expect(error.code == .unacceptableStatus)
@@ -151,7 +154,8 @@ extension WireTests {
         }
 
         @Test func completionHandlerReportsCancellationOnce() async throws {
-            let executor = EchoTarget(resource: TestAPI(server: try Self.server.get()), path: "/delay/3000").makeExecutor()
+            let executor = EchoTarget(resource: TestAPI(server: try Self.server.get()), path: "/delay/3000")
+                .makeExecutor()
             let calls = LineCollector()
             let start = ContinuousClock.now
             let result: Result<Empty, NetLayerError> = await withCheckedContinuation { continuation in

@@ -53,7 +53,8 @@ struct FormEncoderTests {
     @Test func dateIsISO8601AndDataIsBase64() {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(encode(["d": date]) == "d=2023-11-14T22%3A13%3A20Z")
-        #expect(encode(["d": Date(timeIntervalSince1970: 1_700_000_000.25)]) == "d=2023-11-14T22%3A13%3A20.250Z")
+        #expect(
+            encode(["d": Date(timeIntervalSince1970: 1_700_000_000.25)]) == "d=2023-11-14T22%3A13%3A20.250Z")
         #expect(encode(["b": Data([0xFF, 0x00, 0x10])]) == "b=%2FwAQ")
     }
 
@@ -74,13 +75,17 @@ struct FormEncoderTests {
     }
 
     @Test func numbersKeepTheirText() {
-        #expect(encode(["d": Decimal(string: "12.50")!, "f": 0.1, "i": -3, "u": UInt64.max]) == "d=12.5&f=0.1&i=-3&u=18446744073709551615")
+        #expect(
+            encode(["d": Decimal(string: "12.50")!, "f": 0.1, "i": -3, "u": UInt64.max])
+                == "d=12.5&f=0.1&i=-3&u=18446744073709551615")
     }
 
     @Test func mixedLiteralValuesCompile() {
         let limit = 10
         let search: String? = nil
-        let params: Params = ["limit": limit, "search": search, "filter": ["min": 1, "name": "x"] as ParamValue]
+        let params: Params = [
+            "limit": limit, "search": search, "filter": ["min": 1, "name": "x"] as ParamValue,
+        ]
         #expect(encode(params) == "filter%5Bmin%5D=1&filter%5Bname%5D=x&limit=10")
     }
 }

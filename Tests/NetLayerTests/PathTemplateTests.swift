@@ -9,7 +9,9 @@ struct PathTemplateTests {
     }
 
     @Test func keysMayBeGivenWithColon() throws {
-        #expect(try PathTemplate.fill("/users/:id/books/:book_id", with: [":id": 1, "book_id": "b"]) == "/users/1/books/b")
+        #expect(
+            try PathTemplate.fill("/users/:id/books/:book_id", with: [":id": 1, "book_id": "b"])
+                == "/users/1/books/b")
     }
 
     @Test func braceTokenWorksAnywhereInASegment() throws {
@@ -19,7 +21,9 @@ struct PathTemplateTests {
 
     @Test func colonTokenEndsAtNonIdentifierCharacter() throws {
         // The `:generate` suffix is literal: it is not at the start of a segment.
-        #expect(try PathTemplate.fill("/models/:model:generate", with: ["model": "gemini-pro"]) == "/models/gemini-pro:generate")
+        #expect(
+            try PathTemplate.fill("/models/:model:generate", with: ["model": "gemini-pro"])
+                == "/models/gemini-pro:generate")
     }
 
     @Test func literalColonSegmentsAreKept() throws {
@@ -34,7 +38,8 @@ struct PathTemplateTests {
     }
 
     @Test func subDelimsColonAndAtStayLiteral() throws {
-        #expect(try PathTemplate.fill("/u/:v", with: ["v": "a:b@c!$&'()*+,;=-._~"]) == "/u/a:b@c!$&'()*+,;=-._~")
+        #expect(
+            try PathTemplate.fill("/u/:v", with: ["v": "a:b@c!$&'()*+,;=-._~"]) == "/u/a:b@c!$&'()*+,;=-._~")
     }
 
     @Test func dotSegmentsAndEmptyValuesAreRejected() {
@@ -79,7 +84,9 @@ struct PathTemplateTests {
     }
 
     @Test func queryInTemplateIsKeptVerbatim() throws {
-        #expect(try PathTemplate.fill("/search/:kind?fixed=1&x=:notatoken", with: ["kind": "books"]) == "/search/books?fixed=1&x=:notatoken")
+        #expect(
+            try PathTemplate.fill("/search/:kind?fixed=1&x=:notatoken", with: ["kind": "books"])
+                == "/search/books?fixed=1&x=:notatoken")
     }
 
     @Test func arrayValueIsRejected() {

@@ -31,7 +31,8 @@ extension WireTests {
         func bodyMethodsSendFormBody(_ method: HTTPMethod) async throws {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath() + "-\(method)"
-            try await api.target(path).makeExecutor(method: method, params: ["tags": ["a", "b"], "n": 1]).execute()
+            try await api.target(path).makeExecutor(method: method, params: ["tags": ["a", "b"], "n": 1])
+                .execute()
             let request = try received(path)
             #expect(request.method == method.rawValue)
             #expect(request.rawQuery == nil)
@@ -44,7 +45,8 @@ extension WireTests {
             // swift-net-layer sent a form content type over a resource-level JSON one (case-sensitive check).
             let api = TestAPI(server: try Self.server.get(), headers: ["content-type": "application/json"])
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .post, params: ["a": 1, "b": ["c": true]]).execute()
+            try await api.target(path).makeExecutor(method: .post, params: ["a": 1, "b": ["c": true]])
+                .execute()
             let request = try received(path)
             #expect(request.bodyString == #"{"a":1,"b":{"c":true}}"#)
             #expect(request.headerValues("Content-Type") == ["application/json"])
@@ -64,7 +66,8 @@ extension WireTests {
         @Test func jsonEncodingOptionMakesAJSONBody() async throws {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .put, params: ["x": [1, 2]], encoding: .json).execute()
+            try await api.target(path).makeExecutor(method: .put, params: ["x": [1, 2]], encoding: .json)
+                .execute()
             let request = try received(path)
             #expect(request.bodyString == #"{"x":[1,2]}"#)
             #expect(request.header("Content-Type") == "application/json")
@@ -75,7 +78,8 @@ extension WireTests {
             let api = TestAPI(server: try Self.server.get(), params: ["locale": "en"])
             let path = uniquePath() + "-\(method)"
             try await api.target(path).makeExecutor(
-                method: method, params: ["caption": "hi"], files: ["file": .data(Data("abc".utf8), filename: "a.txt")]
+                method: method, params: ["caption": "hi"],
+                files: ["file": .data(Data("abc".utf8), filename: "a.txt")]
             ).execute()
             let request = try received(path)
             let contentType = try #require(request.header("Content-Type"))
@@ -105,13 +109,15 @@ extension WireTests {
         @Test func fileFromDiskIsSentByteForByte() async throws {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("netlayer-\(UUID().uuidString).png")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "netlayer-\(UUID().uuidString).png")
             let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
             try bytes.write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
             try await api.target(path).makeExecutor(method: .post, files: ["cover": .file(url)]).execute()
             let request = try received(path)
-            let header = "Content-Disposition: form-data; name=\"cover\"; filename=\"\(url.lastPathComponent)\"\r\nContent-Type: image/png\r\n\r\n"
+            let header =
+                "Content-Disposition: form-data; name=\"cover\"; filename=\"\(url.lastPathComponent)\"\r\nContent-Type: image/png\r\n\r\n"
             let headerRange = try #require(request.body.range(of: Data(header.utf8)))
             #expect(request.body[headerRange.upperBound...].prefix(bytes.count) == bytes)
         }
@@ -154,7 +160,9 @@ extension WireTests {
         @Test func callerContentTypeWinsOverFormDefaultButParamsStayForm() async throws {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .post, headers: ["Content-Type": "text/plain"], params: ["a": "b"]).execute()
+            try await api.target(path).makeExecutor(
+                method: .post, headers: ["Content-Type": "text/plain"], params: ["a": "b"]
+            ).execute()
             let request = try received(path)
             #expect(request.header("Content-Type") == "text/plain")
             #expect(request.bodyString == "a=b")
@@ -165,7 +173,8 @@ extension WireTests {
             let api = TestAPI(server: try Self.server.get(), params: ["r": 1])
             for method in [HTTPMethod.post, .delete] {
                 let path = uniquePath() + "-\(method)"
-                try await api.target(path, params: ["t": 2]).makeExecutor(method: method, params: ["c": 3]).execute()
+                try await api.target(path, params: ["t": 2]).makeExecutor(method: method, params: ["c": 3])
+                    .execute()
                 let request = try received(path)
                 let inQuery = request.rawQuery ?? ""
                 let inBody = request.bodyString
@@ -185,7 +194,9 @@ extension WireTests {
                 #expect(error.code == .unsupportedBody)
             }
             do {
-                try await api.target(path).makeExecutor(method: .get, files: ["f": .data(Data(), filename: "f")]).execute()
+                try await api.target(path).makeExecutor(
+                    method: .get, files: ["f": .data(Data(), filename: "f")]
+                ).execute()
                 Issue.record("expected an error")
             } catch let error as NetLayerError {
                 #expect(error.code == .unsupportedBody)
@@ -213,7 +224,8 @@ extension WireTests {
             // Found by the httpbin check: Linux URLSession labelled an untyped POST body as a form.
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .post, body: .data(Data("a=1&b=2".utf8))).execute()
+            try await api.target(path).makeExecutor(method: .post, body: .data(Data("a=1&b=2".utf8)))
+                .execute()
             let request = try received(path)
             #expect(request.headerValues("Content-Type") == ["application/octet-stream"])
             #expect(request.bodyString == "a=1&b=2")
@@ -222,7 +234,8 @@ extension WireTests {
         @Test func explicitFormEncodingReplacesAResourceJSONType() async throws {
             let api = TestAPI(server: try Self.server.get(), headers: ["Content-Type": "application/json"])
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .post, params: ["a": 1], encoding: .form).execute()
+            try await api.target(path).makeExecutor(method: .post, params: ["a": 1], encoding: .form)
+                .execute()
             let request = try received(path)
             #expect(request.headerValues("Content-Type") == ["application/x-www-form-urlencoded"])
             #expect(request.bodyString == "a=1")
@@ -232,7 +245,8 @@ extension WireTests {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
             try await api.target(path).makeExecutor(
-                method: .post, headers: ["Content-Type": "application/x-www-form-urlencoded"], params: ["a": 1], encoding: .json
+                method: .post, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                params: ["a": 1], encoding: .json
             ).execute()
             let request = try received(path)
             #expect(request.headerValues("Content-Type") == ["application/json"])

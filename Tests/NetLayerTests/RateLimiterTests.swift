@@ -1,5 +1,5 @@
-import Testing
 import NetLayer
+import Testing
 
 // Timing-based: run one at a time so tests do not steal each other's cores.
 extension WireTests {
@@ -117,7 +117,8 @@ extension WireTests {
             let limiter = RateLimiter(limits: [limit])
             let clock = ContinuousClock()
             let start = clock.now
-            let results = try await withThrowingTaskGroup(of: (granted: Instant, observed: Instant).self) { group in
+            let results = try await withThrowingTaskGroup(of: (granted: Instant, observed: Instant).self) {
+                group in
                 for _ in 0..<200 {
                     group.addTask {
                         let granted = try await limiter.acquire()
@@ -187,7 +188,9 @@ extension WireTests {
             // Grants are >= 40 ms apart, so ordering by grant instant is unambiguous.
             let order = grants.sorted { $0.granted < $1.granted }.map(\.index)
             #expect(order == Array(0..<count))
-            #expect(peakQueue >= count / 2, "the queue never built up (peak \(peakQueue)); FIFO was not exercised")
+            #expect(
+                peakQueue >= count / 2, "the queue never built up (peak \(peakQueue)); FIFO was not exercised"
+            )
         }
 
         @Test func cancelledWaiterLeavesPromptlyAndGivesItsSlotToTheNext() async throws {
@@ -213,7 +216,9 @@ extension WireTests {
             let nextGrant = try await next.value
             #expect(nextGrant - first >= limit.window)
             // Had the cancelled waiter kept its slot, this would be 2 windows (600 ms).
-            #expect(nextGrant - first < limit.window + .milliseconds(150), "next waiter granted after \(nextGrant - first)")
+            #expect(
+                nextGrant - first < limit.window + .milliseconds(150),
+                "next waiter granted after \(nextGrant - first)")
             print("RateLimiterTests: cancellation latency \(latency); next grant after \(nextGrant - first)")
         }
 
@@ -260,7 +265,9 @@ extension WireTests {
             #expect(outcomes.count == total)
             // Never-cancelled waiters all get a slot; cancelled ones either got one first or threw.
             #expect(outcomes.filter { !$0.cancelled }.allSatisfy { $0.granted != nil })
-            #expect(outcomes.contains { $0.cancelled && $0.granted == nil }, "no waiter was cancelled while queued")
+            #expect(
+                outcomes.contains { $0.cancelled && $0.granted == nil },
+                "no waiter was cancelled while queued")
             expectSlidingWindow(outcomes.compactMap(\.granted), limit)
             #expect(await limiter.waitingCount == 0)
         }

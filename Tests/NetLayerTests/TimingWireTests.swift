@@ -40,7 +40,8 @@ extension WireTests {
 
         @Test func idleTimeoutFiresWhenTheBodyStalls() async throws {
             let api = TestAPI(server: try Self.server.get())
-            let executor = EchoTarget(resource: api, path: "/stall").makeExecutor(params: ["ms": 3000], timeout: .milliseconds(600))
+            let executor = EchoTarget(resource: api, path: "/stall").makeExecutor(
+                params: ["ms": 3000], timeout: .milliseconds(600))
             let (took, error) = await elapsed { try await executor.execute() }
             #expect((error as? NetLayerError)?.code == .timedOut)
             #expect(took >= .milliseconds(600) && took <= .milliseconds(660), "took \(took)")
@@ -49,7 +50,8 @@ extension WireTests {
         @Test func totalDeadlineFiresWithinTenPercentEvenWhileDataFlows() async throws {
             let api = TestAPI(server: try Self.server.get())
             let executor = EchoTarget(resource: api, path: "/drip").makeExecutor(
-                params: ["bytes": 20, "interval": 200], timeout: .milliseconds(500), resourceTimeout: .seconds(1))
+                params: ["bytes": 20, "interval": 200], timeout: .milliseconds(500),
+                resourceTimeout: .seconds(1))
             let (took, error) = await elapsed { try await executor.execute() }
             let failure = try #require(error as? NetLayerError)
             #expect(failure.code == .timedOut)
@@ -58,8 +60,11 @@ extension WireTests {
         }
 
         @Test func resourceLevelTimeoutApplies() async throws {
-            let api = TestAPI(server: try Self.server.get(), options: ResourceOptions(timeout: .milliseconds(400)))
-            let (took, error) = await elapsed { try await EchoTarget(resource: api, path: "/delay/2000").makeExecutor().execute() }
+            let api = TestAPI(
+                server: try Self.server.get(), options: ResourceOptions(timeout: .milliseconds(400)))
+            let (took, error) = await elapsed {
+                try await EchoTarget(resource: api, path: "/delay/2000").makeExecutor().execute()
+            }
             #expect((error as? NetLayerError)?.code == .timedOut)
             #expect(took >= .milliseconds(400) && took <= .milliseconds(440), "took \(took)")
         }
@@ -69,10 +74,14 @@ extension WireTests {
             let api = TestAPI(server: server)
             let marker = uniquePath()
             let task = Task {
-                try await EchoTarget(resource: api, path: "/delay/5000").makeExecutor(params: ["m": marker]).execute()
+                try await EchoTarget(resource: api, path: "/delay/5000").makeExecutor(params: ["m": marker])
+                    .execute()
             }
             try await Task.sleep(for: .milliseconds(300))
-            #expect(server.requests(path: "/delay/5000").contains { $0.rawQuery?.contains(marker.dropFirst(3)) == true })
+            #expect(
+                server.requests(path: "/delay/5000").contains {
+                    $0.rawQuery?.contains(marker.dropFirst(3)) == true
+                })
             let cancelledAt = ContinuousClock.now
             task.cancel()
             let result = await task.result
@@ -92,7 +101,9 @@ extension WireTests {
             // Open the session's connections first, so connection set-up does not delay the first
             // batch on the wire relative to later ones.
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<3 { group.addTask { try await api.target(uniquePath()).makeExecutor().execute() } }
+                for _ in 0..<3 {
+                    group.addTask { try await api.target(uniquePath()).makeExecutor().execute() }
+                }
                 try await group.waitForAll()
             }
             try await Task.sleep(for: window + .milliseconds(20))
@@ -107,7 +118,8 @@ extension WireTests {
             let total = ContinuousClock.now - start
             let arrivals = server.requests.filter { $0.path.hasPrefix(base) }.map(\.receivedAt).sorted()
             #expect(arrivals.count == 9)
-            #expect(total >= window * 2, "9 requests at 3 per \(window) need at least two windows; took \(total)")
+            #expect(
+                total >= window * 2, "9 requests at 3 per \(window) need at least two windows; took \(total)")
             // The limiter's own tests check grant instants exactly; on the wire a request can reach
             // the server up to ~100 ms after its grant on a loaded two-core machine, so windows are
             // shortened by that much. Without the limiter all nine arrive within a few milliseconds.

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("URL joining")
 struct URLBuilderTests {
-    private func url(_ domain: String, _ version: String?, _ path: String, query: String = "") throws -> String {
+    private func url(_ domain: String, _ version: String?, _ path: String, query: String = "") throws
+        -> String
+    {
         let base = try URLBuilder.base(scheme: .https, domain: domain, version: version)
         return try URLBuilder.url(base: base, path: path, query: query).absoluteString
     }
@@ -29,7 +31,9 @@ struct URLBuilderTests {
     }
 
     @Test func templateQueryIsKeptAndParamsAppendedWithAmpersand() throws {
-        #expect(try url("h.example.com", nil, "/s?fixed=1", query: "a=2") == "https://h.example.com/s?fixed=1&a=2")
+        #expect(
+            try url("h.example.com", nil, "/s?fixed=1", query: "a=2") == "https://h.example.com/s?fixed=1&a=2"
+        )
         #expect(try url("h.example.com", nil, "/s?fixed=1") == "https://h.example.com/s?fixed=1")
         #expect(try url("h.example.com", nil, "/s", query: "a=2") == "https://h.example.com/s?a=2")
     }
@@ -73,7 +77,8 @@ struct HeaderMergeTests {
         let fields = try HeaderFields(
             merging: ["content-type": "a", "X-Keep": "1"], ["Content-Type": "b"], ["CONTENT-TYPE": "c"])
         #expect(fields["content-type"] == "c")
-        #expect(fields.fields.filter { $0.name.lowercased() == "content-type" }.map(\.name) == ["CONTENT-TYPE"])
+        #expect(
+            fields.fields.filter { $0.name.lowercased() == "content-type" }.map(\.name) == ["CONTENT-TYPE"])
         #expect(fields["x-keep"] == "1")
         #expect(fields.fields.count == 2)
     }
@@ -100,7 +105,9 @@ struct MultipartEncoderTests {
         let encoder = MultipartEncoder(boundary: "B")
         let body = try encoder.encode(
             fields: [("a", "1"), ("tags[]", "x")],
-            files: ["z": .data(Data("hi".utf8), filename: "h.txt"), "f": .data(Data([0, 1]), filename: "b.bin")])
+            files: [
+                "z": .data(Data("hi".utf8), filename: "h.txt"), "f": .data(Data([0, 1]), filename: "b.bin"),
+            ])
         let expected =
             "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n"
             + "--B\r\nContent-Disposition: form-data; name=\"tags[]\"\r\n\r\nx\r\n"

@@ -45,14 +45,18 @@ enum JSONResponse {
 /// Outermost middleware: whatever a route or Hummingbird throws leaves the server as the JSON error
 /// shape, so clients never see an HTML or empty error body.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError {
             let code = error.status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
-            throw APIError(status: error.status, code: code, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+            throw APIError(
+                status: error.status, code: code, message: error.body ?? error.status.reasonPhrase,
+                headers: error.headers)
         } catch {
             context.logger.error("unexpected error: \(error)")
             throw APIError(status: .internalServerError, code: "internal_error", message: "the server failed")

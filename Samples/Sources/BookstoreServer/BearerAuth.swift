@@ -4,7 +4,9 @@ import Hummingbird
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         guard let header = request.headers[.authorization] else {
             throw Self.unauthorized("missing Authorization header")
         }

@@ -43,7 +43,8 @@ struct BookRoutes {
         let title = payload.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !title.isEmpty else { throw APIError.unprocessable("title is required") }
         let author = payload.author?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let book = await store.create(title: title, author: author.isEmpty ? "Unknown" : author, year: payload.year)
+        let book = await store.create(
+            title: title, author: author.isEmpty ? "Unknown" : author, year: payload.year)
         var response = try JSONResponse.make(book, status: .created)
         response.headers[.location] = "/v1/books/\(book.id)"
         return response
@@ -63,10 +64,13 @@ struct BookRoutes {
         return id
     }
 
-    private static func integer(_ text: Substring?, name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    private static func integer(_ text: Substring?, name: String, default value: Int, range: ClosedRange<Int>)
+        throws -> Int
+    {
         guard let text else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw APIError.badRequest("\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
+            throw APIError.badRequest(
+                "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound)")
         }
         return number
     }

@@ -16,7 +16,10 @@ actor BookStore {
     func page(_ page: Int, perPage: Int, search: String?) -> BookPage {
         let needle = search?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         let matches = books.values
-            .filter { needle.isEmpty || $0.title.lowercased().contains(needle) || $0.author.lowercased().contains(needle) }
+            .filter {
+                needle.isEmpty || $0.title.lowercased().contains(needle)
+                    || $0.author.lowercased().contains(needle)
+            }
             .sorted { $0.id < $1.id }
         let start = min((page - 1) * perPage, matches.count)
         let end = min(start + perPage, matches.count)

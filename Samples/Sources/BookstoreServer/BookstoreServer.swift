@@ -50,7 +50,8 @@ public struct BookstoreServer: Sendable {
             logger: logger
         )
         // Our own service group (no signal handlers): `stop()` shuts it down gracefully.
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
             try await services.run()

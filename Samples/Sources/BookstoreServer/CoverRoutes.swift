@@ -13,7 +13,8 @@ struct CoverRoutes {
 
     @Sendable func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let id = try BookRoutes.bookID(context)
-        guard let type = request.headers[.contentType], let boundary = Self.boundary(ofContentType: type) else {
+        guard let type = request.headers[.contentType], let boundary = Self.boundary(ofContentType: type)
+        else {
             throw APIError.unsupportedMediaType("send the cover as multipart/form-data with a boundary")
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -21,7 +22,9 @@ struct CoverRoutes {
         guard let file = parts.first(where: { $0.name == "cover" }), let filename = file.filename else {
             throw APIError.unprocessable("a file part named \"cover\" is required")
         }
-        let caption = parts.first(where: { $0.name == "caption" }).map { String(decoding: $0.body, as: UTF8.self) }
+        let caption = parts.first(where: { $0.name == "caption" }).map {
+            String(decoding: $0.body, as: UTF8.self)
+        }
         let cover = CoverRecord(
             bookId: id, filename: filename, contentType: file.contentType ?? "application/octet-stream",
             bytes: file.body.count, caption: caption ?? "")
@@ -44,9 +47,13 @@ struct CoverRoutes {
             guard let disposition = headers["content-disposition"] else { return nil }
             for item in disposition.split(separator: ";") {
                 let pair = item.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == key else { continue }
+                guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == key else {
+                    continue
+                }
                 var value = pair[1].trimmingCharacters(in: .whitespaces)
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
                 return value.replacingOccurrences(of: "%22", with: "\"")
                     .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
             }
@@ -78,7 +85,9 @@ struct CoverRoutes {
         guard items.first?.lowercased() == "multipart/form-data" else { return nil }
         for item in items.dropFirst() where item.lowercased().hasPrefix("boundary=") {
             var value = String(item.dropFirst("boundary=".count))
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             return value.isEmpty ? nil : value
         }
         return nil

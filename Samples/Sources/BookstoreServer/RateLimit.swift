@@ -57,10 +57,16 @@ actor SlidingWindow {
 struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let window: SlidingWindow
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         let arrived = ContinuousClock.now  // before the hop to the window's actor
         if let wait = await window.admit(at: arrived) {
-            let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+            let seconds = max(
+                1,
+                Int(
+                    (Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(
+                        .up)))
             throw APIError(
                 status: .tooManyRequests, code: "rate_limited",
                 message: "more than \(window.limit) requests in \(window.window); retry in \(seconds) s",

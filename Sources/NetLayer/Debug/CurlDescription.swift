@@ -19,7 +19,8 @@ enum CurlDescription {
         return parts.joined(separator: " ")
     }
 
-    private static func bodyArgument(_ body: Data, prepared: PreparedRequest, redaction: Redaction) -> String {
+    private static func bodyArgument(_ body: Data, prepared: PreparedRequest, redaction: Redaction) -> String
+    {
         var text: String?
         switch prepared.placement {
         case .form: text = redaction.formText(String(decoding: body, as: UTF8.self))

@@ -71,7 +71,10 @@ public struct Redaction: Sendable, Hashable {
         var changed = false
         let cleaned = redactJSON(object, changed: &changed)
         guard changed else { return String(data: data, encoding: .utf8) }
-        guard let out = try? JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys, .fragmentsAllowed]) else {
+        guard
+            let out = try? JSONSerialization.data(
+                withJSONObject: cleaned, options: [.sortedKeys, .fragmentsAllowed])
+        else {
             return nil
         }
         return String(data: out, encoding: .utf8)

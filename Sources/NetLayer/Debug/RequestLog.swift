@@ -33,17 +33,24 @@ struct RequestLog {
 
     func response(_ response: HTTPURLResponse, data: Data, duration: Duration) {
         let status = response.statusCode
-        var lines = ["\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"]
+        var lines = [
+            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"
+        ]
         if !data.isEmpty {
             let isJSON = (response.value(forHTTPHeaderField: "Content-Type")).map(MediaType.isJSON) ?? false
-            let text = isJSON ? (redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit)) : BodyText.preview(data, limit: Self.bodyLimit)
+            let text =
+                isJSON
+                ? (redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit))
+                : BodyText.preview(data, limit: Self.bodyLimit)
             lines.append("\(Self.prefix)   \(Self.cut(text, total: data.count))")
         }
         sink.block(lines)
     }
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
-        sink.block(["\(Self.prefix) ✕ \(prepared.method) \(redaction.url(prepared.url)) · \(error.message) · \(Self.milliseconds(duration))"])
+        sink.block([
+            "\(Self.prefix) ✕ \(prepared.method) \(redaction.url(prepared.url)) · \(error.message) · \(Self.milliseconds(duration))"
+        ])
     }
 
     static func milliseconds(_ duration: Duration) -> String {
@@ -61,7 +68,8 @@ struct RequestLog {
         let size = "(\(body.count) bytes)"
         switch prepared.placement {
         case .form:
-            return "\(cut(redaction.formText(String(decoding: body, as: UTF8.self)), total: body.count)) \(size)"
+            return
+                "\(cut(redaction.formText(String(decoding: body, as: UTF8.self)), total: body.count)) \(size)"
         case .multipart:
             let fields = FormEncoder(options: .default).pairs(prepared.params).map {
                 "\($0.name)=\(redaction.value($0.value, for: $0.name))"
@@ -69,9 +77,11 @@ struct RequestLog {
             let files = FormEncoder.sortedKeys(prepared.files).compactMap { name in
                 prepared.files[name].map { "\(name): \($0.filename) (\($0.contentType))" }
             }
-            return "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)"
+            return
+                "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)"
         case .json, .query:
-            let isJSON = prepared.headers["Content-Type"].map(MediaType.isJSON) ?? (prepared.placement == .json)
+            let isJSON =
+                prepared.headers["Content-Type"].map(MediaType.isJSON) ?? (prepared.placement == .json)
             if isJSON, let text = redaction.json(body) { return "\(cut(text, total: body.count)) \(size)" }
             let preview = BodyText.preview(body, limit: bodyLimit)
             return preview.hasPrefix("<") ? preview : "\(preview) \(size)"

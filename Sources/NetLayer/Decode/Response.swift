@@ -121,6 +121,8 @@ enum BodyText {
     }
 
     static func isPrintable(_ text: String) -> Bool {
-        !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F }
+        !text.unicodeScalars.contains {
+            $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F
+        }
     }
 }

@@ -60,7 +60,8 @@ public struct FilePart: Sendable {
     public static func file(_ url: URL, filename: String? = nil, contentType: String? = nil) -> FilePart {
         let name = filename ?? url.lastPathComponent
         return FilePart(
-            source: .file(url), filename: name, contentType: contentType ?? MediaType.guess(forFilename: name))
+            source: .file(url), filename: name, contentType: contentType ?? MediaType.guess(forFilename: name)
+        )
     }
 
     /// Bytes in memory.
@@ -70,7 +71,9 @@ public struct FilePart: Sendable {
     ///   - contentType: Default: guessed from the filename's extension, else
     ///     `application/octet-stream`.
     public static func data(_ data: Data, filename: String, contentType: String? = nil) -> FilePart {
-        FilePart(source: .data(data), filename: filename, contentType: contentType ?? MediaType.guess(forFilename: filename))
+        FilePart(
+            source: .data(data), filename: filename,
+            contentType: contentType ?? MediaType.guess(forFilename: filename))
     }
 }
 

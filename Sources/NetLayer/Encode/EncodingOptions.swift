@@ -34,7 +34,9 @@ public struct EncodingOptions: Sendable, Hashable {
     public var nulls: NullEncoding
 
     /// Creates options; every argument defaults to the library's default.
-    public init(arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .literal, nulls: NullEncoding = .drop) {
+    public init(
+        arrays: ArrayEncoding = .brackets, bools: BoolEncoding = .literal, nulls: NullEncoding = .drop
+    ) {
         self.arrays = arrays
         self.bools = bools
         self.nulls = nulls

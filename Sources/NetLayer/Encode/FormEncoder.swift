@@ -53,7 +53,8 @@ struct FormEncoder: Sendable {
         return allASCII ? keys.sorted() : keys.sorted(by: byteOrder)
     }
 
-    private func flatten(name: String, value: ParamValue, into result: inout [(name: String, value: String)]) {
+    private func flatten(name: String, value: ParamValue, into result: inout [(name: String, value: String)])
+    {
         switch value {
         case .null:
             return
@@ -76,7 +77,9 @@ struct FormEncoder: Sendable {
             }
         case .dictionary(let entries):
             for key in Self.sortedKeys(entries) {
-                if let child = entries[key] { flatten(name: name + "[" + key + "]", value: child, into: &result) }
+                if let child = entries[key] {
+                    flatten(name: name + "[" + key + "]", value: child, into: &result)
+                }
             }
         }
     }

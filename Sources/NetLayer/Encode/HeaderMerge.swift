@@ -45,11 +45,14 @@ struct HeaderFields: Sendable {
     static func validate(name: String, value: String) throws(NetLayerError) {
         if name.isEmpty { throw .invalidHeader(name: name, reason: "the name is empty") }
         for byte in name.utf8 where !tokenBytes.contains(byte) {
-            let what = byte == 13 ? "CR" : byte == 10 ? "LF" : byte == 0 ? "NUL" : "a character outside the token set"
+            let what =
+                byte == 13
+                ? "CR" : byte == 10 ? "LF" : byte == 0 ? "NUL" : "a character outside the token set"
             throw .invalidHeader(name: name, reason: "the name contains \(what)")
         }
         for byte in value.utf8 where byte == 13 || byte == 10 || byte == 0 {
-            throw .invalidHeader(name: name, reason: "the value contains \(byte == 13 ? "CR" : byte == 10 ? "LF" : "NUL")")
+            throw .invalidHeader(
+                name: name, reason: "the value contains \(byte == 13 ? "CR" : byte == 10 ? "LF" : "NUL")")
         }
     }
 

@@ -3,7 +3,9 @@ import Foundation
 /// Writes params as one JSON object with keys in byte order, using the same value mapping as forms.
 enum JSONParams {
     /// - Throws: ``NetLayerError`` `.encodingFailed` for a non-finite number.
-    static func encode(_ params: [String: ParamValue], nulls: EncodingOptions.NullEncoding) throws(NetLayerError) -> Data {
+    static func encode(_ params: [String: ParamValue], nulls: EncodingOptions.NullEncoding)
+        throws(NetLayerError) -> Data
+    {
         var output: [UInt8] = []
         output.reserveCapacity(64 + params.count * 24)
         try write(.dictionary(params), path: "", nulls: nulls, into: &output)
@@ -87,7 +89,9 @@ enum JSONParams {
         }
         if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
             if digits() == 0 { return false }
         }
         return bytes.isEmpty

@@ -24,16 +24,24 @@ struct MultipartEncoder: Sendable {
 
     /// The whole body.
     /// - Throws: ``NetLayerError`` `.encodingFailed` when a file cannot be read.
-    func encode(fields: [(name: String, value: String)], files: [String: FilePart]) throws(NetLayerError) -> Data {
+    func encode(fields: [(name: String, value: String)], files: [String: FilePart]) throws(NetLayerError)
+        -> Data
+    {
         var body = Data()
         for field in fields {
-            body.append(contentsOf: "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(field.name))\"\r\n\r\n".utf8)
+            body.append(
+                contentsOf:
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(field.name))\"\r\n\r\n"
+                    .utf8)
             body.append(contentsOf: field.value.utf8)
             body.append(contentsOf: "\r\n".utf8)
         }
         for name in FormEncoder.sortedKeys(files) {
             guard let file = files[name] else { continue }
-            body.append(contentsOf: "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            body.append(
+                contentsOf:
+                    "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n"
+                    .utf8)
             switch file.source {
             case .data(let data):
                 body.append(data)
@@ -41,7 +49,8 @@ struct MultipartEncoder: Sendable {
                 do {
                     body.append(try Data(contentsOf: url))
                 } catch {
-                    throw .encodingFailed("cannot read file part \"\(name)\" at \(url.path): \(error.localizedDescription)")
+                    throw .encodingFailed(
+                        "cannot read file part \"\(name)\" at \(url.path): \(error.localizedDescription)")
                 }
             }
             body.append(contentsOf: "\r\n".utf8)

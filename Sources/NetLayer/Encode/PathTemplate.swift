@@ -8,8 +8,12 @@ enum PathTemplate {
     /// - Throws: ``NetLayerError`` `.missingPathParts` for tokens without a value,
     ///   `.unknownPathParts` for values naming no token, `.invalidPathPart` for an empty, `.` or `..`
     ///   value or one that is not a scalar.
-    static func fill(_ template: String, with parts: [String: any ParamConvertible]) throws(NetLayerError) -> String {
-        if parts.isEmpty && !template.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "{") }) {
+    static func fill(_ template: String, with parts: [String: any ParamConvertible]) throws(NetLayerError)
+        -> String
+    {
+        if parts.isEmpty
+            && !template.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "{") })
+        {
             return template
         }
         var values: [String: ParamValue] = [:]
@@ -48,7 +52,9 @@ enum PathTemplate {
                 output.append(contentsOf: bytes[index...])
                 break
             }
-            if byte == UInt8(ascii: ":") && atSegmentStart, index + 1 < bytes.count, isIdentifier(bytes[index + 1]) {
+            if byte == UInt8(ascii: ":") && atSegmentStart, index + 1 < bytes.count,
+                isIdentifier(bytes[index + 1])
+            {
                 var end = index + 1
                 while end < bytes.count && isIdentifier(bytes[end]) { end += 1 }
                 try substitute(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
@@ -56,7 +62,8 @@ enum PathTemplate {
                 atSegmentStart = false
                 continue
             }
-            if byte == UInt8(ascii: "{"), let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")), close > index + 1,
+            if byte == UInt8(ascii: "{"), let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")),
+                close > index + 1,
                 bytes[(index + 1)..<close].allSatisfy(isIdentifier)
             {
                 try substitute(String(decoding: bytes[(index + 1)..<close], as: UTF8.self))

@@ -46,7 +46,8 @@ extension Executor {
                     bodyData = Data(text.utf8)
                     // An explicit `encoding: .form` beats a JSON type set at some level: the label must
                     // match the bytes.
-                    if contentType == nil || (encoding == .form && contentType.map(MediaType.isJSON) == true) {
+                    if contentType == nil || (encoding == .form && contentType.map(MediaType.isJSON) == true)
+                    {
                         headerFields.set("Content-Type", MediaType.form)
                     }
                 }
@@ -55,7 +56,9 @@ extension Executor {
             if hasParams {
                 bodyData = try JSONParams.encode(merged, nulls: resource.options.encoding.nulls)
                 // Likewise an explicit `encoding: .json` replaces a non-JSON type.
-                if !(contentType.map(MediaType.isJSON) ?? false) { headerFields.set("Content-Type", MediaType.json) }
+                if !(contentType.map(MediaType.isJSON) ?? false) {
+                    headerFields.set("Content-Type", MediaType.json)
+                }
             }
         case .multipart:
             let encoder = MultipartEncoder()
@@ -82,12 +85,16 @@ extension Executor {
     }
 
     private func placeParams(contentType: String?) throws(NetLayerError) -> ParamPlacement {
-        let wantsMultipart = !files.isEmpty || encoding == .multipart || (contentType.map(MediaType.isMultipart) ?? false)
+        let wantsMultipart =
+            !files.isEmpty || encoding == .multipart || (contentType.map(MediaType.isMultipart) ?? false)
         if body != nil {
             if !files.isEmpty || encoding == .multipart {
-                throw .unsupportedBody("a call cannot have both `body:` and multipart files; put the data in `files:` instead")
+                throw .unsupportedBody(
+                    "a call cannot have both `body:` and multipart files; put the data in `files:` instead")
             }
-            if method.forbidsBody { throw .unsupportedBody("\(method) cannot carry a body; use POST, PUT or PATCH") }
+            if method.forbidsBody {
+                throw .unsupportedBody("\(method) cannot carry a body; use POST, PUT or PATCH")
+            }
             return .query
         }
         if wantsMultipart {

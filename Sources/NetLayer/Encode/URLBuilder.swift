@@ -16,9 +16,12 @@ enum URLBuilder {
         while host.last == "/" { host.removeLast() }
         if host.isEmpty { throw .invalidURL(part: "domain", value: domain, reason: "it is empty") }
         if host.contains("://") {
-            throw .invalidURL(part: "domain", value: domain, reason: "give the scheme as `protocol:`, not in the domain")
+            throw .invalidURL(
+                part: "domain", value: domain, reason: "give the scheme as `protocol:`, not in the domain")
         }
-        if host.first == "/" { throw .invalidURL(part: "domain", value: domain, reason: "it starts with '/'") }
+        if host.first == "/" {
+            throw .invalidURL(part: "domain", value: domain, reason: "it starts with '/'")
+        }
         if host.contains("?") || host.contains("#") {
             throw .invalidURL(part: "domain", value: domain, reason: "it contains '?' or '#'")
         }
@@ -29,7 +32,9 @@ enum URLBuilder {
         if let version {
             let trimmed = version.trimmingSlashes()
             if !trimmed.isEmpty {
-                if let bad = PercentEncoding.firstInvalidURLCharacter(in: trimmed) ?? (trimmed.contains("?") ? "'?'" : nil) {
+                if let bad = PercentEncoding.firstInvalidURLCharacter(in: trimmed)
+                    ?? (trimmed.contains("?") ? "'?'" : nil)
+                {
                     throw .invalidURL(part: "version", value: version, reason: "it contains \(bad)")
                 }
                 result += "/" + trimmed

@@ -70,7 +70,8 @@ package actor RateLimiter {
         let id = nextWaiterID
         nextWaiterID &+= 1
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) in
                 // Runs on this actor, synchronously. If cancellation came first, `onCancel` may already
                 // have run and found nothing to remove, so answer here; if it comes later, its removal
                 // is queued on this actor behind us and finds the waiter.
@@ -192,7 +193,9 @@ package struct RateLimitSchedule: Sendable {
 
     /// Creates an empty schedule for `limits`; limits that impose nothing are ignored.
     package init(limits: [RateLimit]) {
-        rings = limits.filter { !$0.isUnlimited }.map { Ring(capacity: max(1, $0.requests), window: $0.window) }
+        rings = limits.filter { !$0.isUnlimited }.map {
+            Ring(capacity: max(1, $0.requests), window: $0.window)
+        }
     }
 
     /// The earliest instant at which one more grant is allowed, or `nil` if one is allowed at any instant.

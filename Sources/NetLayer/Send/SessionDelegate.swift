@@ -102,7 +102,9 @@ final class TaskExchange: @unchecked Sendable {
     /// Resumes the continuation exactly once with the task's outcome.
     func complete(error: (any Error)?) {
         let (continuation, data, reason, challenge, cancelled, watchdog) = lock.withLock {
-            let result = (self.continuation, self.data, timeoutReason, challengeResponse, self.cancelled, self.watchdog)
+            let result = (
+                self.continuation, self.data, timeoutReason, challengeResponse, self.cancelled, self.watchdog
+            )
             self.continuation = nil
             self.watchdog = nil
             return result
@@ -185,7 +187,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 } else {
                     let request = task.originalRequest
                     lock.withLock {
-                        if unclaimedChallenges.count >= Self.unclaimedLimit { unclaimedChallenges.removeFirst() }
+                        if unclaimedChallenges.count >= Self.unclaimedLimit {
+                            unclaimedChallenges.removeFirst()
+                        }
                         unclaimedChallenges.append((request?.httpMethod ?? "GET", request?.url, response))
                     }
                 }

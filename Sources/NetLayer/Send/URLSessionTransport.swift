@@ -52,7 +52,9 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Limits to enforce: a delegate-driven task whose bytes are watched by a timer.
-    private func sendWatched(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
+    private func sendWatched(_ request: URLRequest, timeouts: Timeouts) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         let task = session.dataTask(with: request)
         let exchange = TaskExchange(task: task)
         return try await withTaskCancellationHandler {

@@ -189,7 +189,7 @@ enum TestHTTPRequestParser {
         let version = String(parts[2])
         guard isToken(method) else { throw .malformed("invalid method") }
         guard target == "*" || target.hasPrefix("/"),
-              target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
         else { throw .malformed("invalid request-target") }
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else { throw .malformed("unsupported version") }
 
@@ -199,7 +199,8 @@ enum TestHTTPRequestParser {
         }
         let framing = try framing(for: headers)
         let connection = tokens(headers, "Connection")
-        let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+        let keepAlive =
+            version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
         let expects = headers.contains {
             $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue"
         }
@@ -217,8 +218,10 @@ enum TestHTTPRequestParser {
         guard let colon = line.firstIndex(of: ":") else { throw .malformed("header line without ':'") }
         let name = String(line[..<colon])
         guard isToken(name) else { throw .malformed("invalid header name '\(name)'") }
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-        guard !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+        let value = String(line[line.index(after: colon)...]).trimmingCharacters(
+            in: CharacterSet(charactersIn: " \t"))
+        guard !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F })
+        else {
             throw .malformed("control character in header '\(name)'")
         }
         return TestHeader(name, value)
@@ -233,8 +236,8 @@ enum TestHTTPRequestParser {
         let lengths = Set(tokens(headers, "Content-Length"))
         guard !lengths.isEmpty else { return .none }
         guard lengths.count == 1, let text = lengths.first, !text.isEmpty,
-              text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let length = Int(text)
+            text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let length = Int(text)
         else { throw .malformed("invalid Content-Length") }
         return length == 0 ? .none : .length(length)
     }
@@ -247,14 +250,17 @@ enum TestHTTPRequestParser {
             let sizeLine = try line(from: reader, limit: 4096)
             let sizeText = sizeLine.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
+            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0
+            else {
                 throw .malformed("invalid chunk size")
             }
             if size == 0 { break }
             guard body.count + size <= maxBytes else { throw .bodyTooLarge }
             guard let chunk = reader.readExactly(size) else { throw .truncated }
             body.append(chunk)
-            guard try line(from: reader, limit: 2).isEmpty else { throw .malformed("chunk not followed by CRLF") }
+            guard try line(from: reader, limit: 2).isEmpty else {
+                throw .malformed("chunk not followed by CRLF")
+            }
         }
         var trailers: [TestHeader] = []
         while true {
@@ -282,9 +288,10 @@ enum TestHTTPRequestParser {
 
     /// RFC 9110 token: visible ASCII except delimiters.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+            }
     }
 
     /// UTF-8 when valid, else ISO Latin-1 (keeps every byte as one character).

@@ -46,7 +46,6 @@ struct NewBook: Codable, Sendable {
     var tags: [String]
 }
 
-
 /// Starts one server per suite; a failure to start surfaces in every test that uses it.
 enum TestServerPool {
     static func make() -> Result<TestServer, any Error> { Result { try TestServer.start() } }

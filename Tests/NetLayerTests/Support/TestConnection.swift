@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Serves one accepted TCP connection on its own thread until the peer closes, the request or
@@ -17,7 +18,8 @@ struct TestConnection {
     func run() {
         let fd = fd
         let reader = TestByteReader { TestSocket.receive(fd, into: $0) }
-        let writer = TestResponseWriter(send: { TestSocket.sendAll(fd, $0) }, sleep: { sleepWatchingPeer($0) })
+        let writer = TestResponseWriter(
+            send: { TestSocket.sendAll(fd, $0) }, sleep: { sleepWatchingPeer($0) })
         let graceful = serve(reader: reader, writer: writer)
         if graceful { TestSocket.drainAfterHalfClose(fd) }
         // Deregister before closing, so stop() never shuts down a reused fd number.
@@ -43,7 +45,8 @@ struct TestConnection {
 
             let body: (body: Data, trailers: [TestHeader])
             do {
-                body = try TestHTTPRequestParser.readBody(for: head, from: reader, maxBytes: core.maxBodyBytes)
+                body = try TestHTTPRequestParser.readBody(
+                    for: head, from: reader, maxBytes: core.maxBodyBytes)
             } catch {
                 return reject(error, writer: writer)
             }
@@ -58,7 +61,8 @@ struct TestConnection {
                 shared.requests.append(request)
                 return shared.routes[request.path]
             }
-            let response = handler?(request)
+            let response =
+                handler?(request)
                 ?? TestRoutes.response(for: request, flakyAttempt: { core.nextFlakyAttempt($0) })
             let outcome = writer.write(
                 response, method: head.method, version: head.version, requestKeepAlive: head.keepAlive

@@ -85,17 +85,21 @@ struct TestResponse: Sendable {
     /// A JSON body serialized from a Foundation object (sorted keys, slashes unescaped).
     static func json(object: Any, status: Int = 200) -> TestResponse {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("null".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("null".utf8)
         return TestResponse(status: status, headers: [("Content-Type", "application/json")], body: data)
     }
 
     /// A text body with `Content-Type: text/plain; charset=utf-8`.
     static func text(_ string: String, status: Int = 200) -> TestResponse {
-        TestResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(string.utf8))
+        TestResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(string.utf8))
     }
 
     /// Raw bytes with the given content type.
-    static func data(_ data: Data, contentType: String = "application/octet-stream", status: Int = 200) -> TestResponse {
+    static func data(_ data: Data, contentType: String = "application/octet-stream", status: Int = 200)
+        -> TestResponse
+    {
         TestResponse(status: status, headers: [("Content-Type", contentType)], body: data)
     }
 

@@ -33,7 +33,9 @@ struct TestResponseWriter {
         let pieces = response.drip?.pieces(of: response.body) ?? [response.body]
         if let drip = response.drip, drip.initialPause > .zero, !sleep(drip.initialPause) { return .close }
         for (index, piece) in pieces.enumerated() {
-            if index > 0, let drip = response.drip, drip.interval > .zero, !sleep(drip.interval) { return .close }
+            if index > 0, let drip = response.drip, drip.interval > .zero, !sleep(drip.interval) {
+                return .close
+            }
             if piece.isEmpty { continue }  // an empty chunk would end a chunked body early
             guard send(plan.chunked ? Self.chunk(piece) : piece) else { return .close }
         }
@@ -49,7 +51,9 @@ struct TestResponseWriter {
     }
 
     /// Decides the head bytes and framing (pure; unit-testable).
-    static func plan(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool) -> Plan {
+    static func plan(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool)
+        -> Plan
+    {
         var headers = response.headers
         let forbidsBody = response.statusForbidsBody
         let contentLength = TestHTTPRequestParser.tokens(headers, "Content-Length")
@@ -71,7 +75,8 @@ struct TestResponseWriter {
         }
 
         let connection = TestHTTPRequestParser.tokens(headers, "Connection")
-        let keepOpen = requestKeepAlive && !response.closeConnection && !connection.contains("close") && !framingMismatch
+        let keepOpen =
+            requestKeepAlive && !response.closeConnection && !connection.contains("close") && !framingMismatch
         if connection.isEmpty {
             if !keepOpen {
                 headers.append(TestHeader("Connection", "close"))
@@ -87,7 +92,8 @@ struct TestResponseWriter {
         }
         text += "\r\n"
         let sendsBody = !forbidsBody && method != "HEAD"
-        return Plan(head: Data(text.utf8), sendsBody: sendsBody, chunked: chunked && sendsBody, keepOpen: keepOpen)
+        return Plan(
+            head: Data(text.utf8), sendsBody: sendsBody, chunked: chunked && sendsBody, keepOpen: keepOpen)
     }
 
     /// One chunk of a chunked body: hex size, CRLF, bytes, CRLF.

@@ -85,19 +85,22 @@ enum TestRoutes {
         let chunk = max(1, int(request, "chunk", default: 1, max: 64 << 20))
         var response = TestResponse.data(Data(repeating: UInt8(ascii: "*"), count: bytes))
         response.delay = .milliseconds(delay)
-        response.drip = TestDrip(pieceSize: chunk, interval: .milliseconds(interval), initialPause: .milliseconds(interval))
+        response.drip = TestDrip(
+            pieceSize: chunk, interval: .milliseconds(interval), initialPause: .milliseconds(interval))
         return response
     }
 
     static func stall(_ request: RecordedRequest) -> TestResponse {
         let ms = int(request, "ms", default: 1000, max: 600_000)
         let body = Data(repeating: UInt8(ascii: "*"), count: 10)
-        return TestResponse.data(body).dripped(TestDrip(pieceSize: body.count, interval: .zero, initialPause: .milliseconds(ms)))
+        return TestResponse.data(body).dripped(
+            TestDrip(pieceSize: body.count, interval: .zero, initialPause: .milliseconds(ms)))
     }
 
     static func basicAuth(_ request: RecordedRequest) -> TestResponse {
         if let user = request.queryValue("user"), let pass = request.queryValue("pass"),
-           request.header("Authorization") == "Basic " + Data("\(user):\(pass)".utf8).base64EncodedString() {
+            request.header("Authorization") == "Basic " + Data("\(user):\(pass)".utf8).base64EncodedString()
+        {
             return echo(request)
         }
         var response = TestResponse.text("auth required", status: 401)
@@ -123,17 +126,21 @@ enum TestRoutes {
             body: Data(events.joined().utf8)
         )
         response.chunked = true
-        response.drip = TestDrip(pieceLengths: events.map { $0.utf8.count }, interval: .milliseconds(interval))
+        response.drip = TestDrip(
+            pieceLengths: events.map { $0.utf8.count }, interval: .milliseconds(interval))
         return response
     }
 
     /// Only same-server paths are accepted, so a redirect can never send a client elsewhere.
     static func redirect(_ request: RecordedRequest) -> TestResponse {
         guard let target = request.queryValue("to"), target.hasPrefix("/"), !target.hasPrefix("//"),
-              !target.contains("\\"), !target.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+            !target.contains("\\"),
+            !target.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
         else { return .text("redirect needs to=/path on this server", status: 400) }
         let code = int(request, "status", default: 302, max: 399)
-        guard [301, 302, 303, 307, 308].contains(code) else { return .text("invalid redirect status", status: 400) }
+        guard [301, 302, 303, 307, 308].contains(code) else {
+            return .text("invalid redirect status", status: 400)
+        }
         var response = TestResponse.text("redirecting to \(target)", status: code)
         response.addHeader("Location", target)
         return response
@@ -149,7 +156,9 @@ enum TestRoutes {
     }
 
     /// Integer query parameter clamped to 0...max; `fallback` when absent or not a number.
-    private static func int(_ request: RecordedRequest, _ name: String, default fallback: Int, max: Int) -> Int {
+    private static func int(_ request: RecordedRequest, _ name: String, default fallback: Int, max: Int)
+        -> Int
+    {
         guard let value = request.queryValue(name).flatMap({ Int($0) }) else { return fallback }
         return Swift.min(Swift.max(0, value), max)
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An in-process HTTP/1.1 server on 127.0.0.1 for tests: plain BSD sockets, one thread per

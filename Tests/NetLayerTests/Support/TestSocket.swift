@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Errors raised while setting up the test server's listening socket.
@@ -24,13 +25,13 @@ struct TestSocketError: Error, CustomStringConvertible {
 /// Only IPv4 loopback is ever used.
 enum TestSocket {
     #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
-    private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
+        private static let streamType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+        private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
     #else
-    private static let streamType = SOCK_STREAM
-    private static let sendFlags: Int32 = 0
-    private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
+        private static let streamType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+        private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
     #endif
 
     /// Creates a socket listening on 127.0.0.1 with a kernel-chosen port. Returns the fd and the port.
@@ -65,7 +66,7 @@ enum TestSocket {
     static func loopbackAddress(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -79,7 +80,7 @@ enum TestSocket {
         setCloseOnExec(fd)
         setBlocking(fd)
         #if canImport(Darwin)
-        try? setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1, "SO_NOSIGPIPE")
+            try? setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1, "SO_NOSIGPIPE")
         #endif
         try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "TCP_NODELAY")
     }
@@ -89,7 +90,8 @@ enum TestSocket {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
-    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws {
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32, _ label: String) throws
+    {
         var value = value
         guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
             throw TestSocketError("setsockopt \(label)")
@@ -168,17 +170,17 @@ enum TestSocket {
 
     static func shutdownBoth(_ fd: Int32) {
         #if canImport(Glibc)
-        _ = shutdown(fd, Int32(SHUT_RDWR))
+            _ = shutdown(fd, Int32(SHUT_RDWR))
         #else
-        _ = shutdown(fd, SHUT_RDWR)
+            _ = shutdown(fd, SHUT_RDWR)
         #endif
     }
 
     static func shutdownWrite(_ fd: Int32) {
         #if canImport(Glibc)
-        _ = shutdown(fd, Int32(SHUT_WR))
+            _ = shutdown(fd, Int32(SHUT_WR))
         #else
-        _ = shutdown(fd, SHUT_WR)
+            _ = shutdown(fd, SHUT_WR)
         #endif
     }
 

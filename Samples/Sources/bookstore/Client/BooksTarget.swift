@@ -22,6 +22,7 @@ final class BooksTarget: Target, @unchecked Sendable {
     /// Deletes a book; the server answers 204 with no body, which decodes as `Empty`.
     @discardableResult
     func delete(id: Int) async throws -> Response<Empty> {
-        try await makeExecutor(method: .delete, subpath: ":id", pathParts: ["id": id]).response(model: Empty.self)
+        try await makeExecutor(method: .delete, subpath: ":id", pathParts: ["id": id]).response(
+            model: Empty.self)
     }
 }

@@ -7,7 +7,8 @@ final class CoversTarget: Target, @unchecked Sendable {
     /// text field. The file is streamed from disk.
     func upload(bookID: Int, file: URL, caption: String, debug: Bool = false) async throws -> Cover {
         try await makeExecutor(
-            method: .post, pathParts: ["id": bookID], params: ["caption": caption], files: ["cover": .file(file)]
+            method: .post, pathParts: ["id": bookID], params: ["caption": caption],
+            files: ["cover": .file(file)]
         )
         .execute(model: Cover.self, debug: debug)
     }

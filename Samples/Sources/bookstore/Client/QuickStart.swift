@@ -8,8 +8,9 @@ struct Book: Decodable, Sendable {
 
 final class Bookstore: Resource, @unchecked Sendable {
     init(domain: String, token: String) {
-        super.init(protocol: .http, domain: domain, version: "v1",
-                   defaultHeaders: ["Authorization": "Bearer \(token)"])
+        super.init(
+            protocol: .http, domain: domain, version: "v1",
+            defaultHeaders: ["Authorization": "Bearer \(token)"])
     }
 
     func book() -> BookTarget { BookTarget(resource: self, path: "/books/:id") }

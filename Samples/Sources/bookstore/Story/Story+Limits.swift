@@ -5,9 +5,12 @@ extension Story {
     /// A target-level header overrides the resource's `Authorization`: the server answers 401.
     func wrongToken() async throws {
         begin("A stale token (target-level header overrides the resource's) gets 401")
-        let stale = BooksTarget(resource: api, path: "/books", headers: ["Authorization": "Bearer expired-token"])
+        let stale = BooksTarget(
+            resource: api, path: "/books", headers: ["Authorization": "Bearer expired-token"])
         let error = try await expectStatus(401, "list with a stale token") { try await stale.list() }
-        Console.ok("401: \(error.apiError?.message ?? "?") · WWW-Authenticate: \(error.header("WWW-Authenticate") ?? "-")")
+        Console.ok(
+            "401: \(error.apiError?.message ?? "?") · WWW-Authenticate: \(error.header("WWW-Authenticate") ?? "-")"
+        )
         try expect(error.apiError?.error == "unauthorized", "401 body is not the service's JSON error")
         record("a stale token got 401 \(error.apiError?.error ?? "")")
     }
@@ -19,8 +22,12 @@ extension Story {
         try await Task.sleep(for: .seconds(1))
         let unlimited = BookstoreAPI(port: server.port, token: token, rateLimits: [])
         let burst = try await Self.burst(of: 12, on: unlimited)
-        Console.info("\(burst.succeeded) answered, \(burst.tooManyRequests) refused with 429, Retry-After: \(burst.retryAfter ?? "-")")
-        try expect(burst.tooManyRequests > 0, "the server never answered 429 to an unlimited burst: its limit is not working")
+        Console.info(
+            "\(burst.succeeded) answered, \(burst.tooManyRequests) refused with 429, Retry-After: \(burst.retryAfter ?? "-")"
+        )
+        try expect(
+            burst.tooManyRequests > 0,
+            "the server never answered 429 to an unlimited burst: its limit is not working")
         Console.ok("the server enforces its limit")
         record("without a limiter, 12 concurrent requests got \(burst.tooManyRequests) × 429")
         // Do as the server says before the next burst.
@@ -39,13 +46,21 @@ extension Story {
         let refused = after.rejected - before.rejected
         let offsets = burst.finished.map { String(format: "%.1f", $0.secondsValue) }.joined(separator: " ")
         Console.info("finished at (s): \(offsets)")
-        Console.info("\(burst.succeeded) answered, \(burst.tooManyRequests) × 429 seen by the client, \(refused) × 429 sent by the server, in \(burst.elapsed.inSeconds)")
+        Console.info(
+            "\(burst.succeeded) answered, \(burst.tooManyRequests) × 429 seen by the client, \(refused) × 429 sent by the server, in \(burst.elapsed.inSeconds)"
+        )
         if let span = after.closestSpan {
-            Console.info("closest 6 consecutive requests the server admitted this run: \(span.inSeconds) apart (jitter forgiven: \(server.grace.inSeconds))")
+            Console.info(
+                "closest 6 consecutive requests the server admitted this run: \(span.inSeconds) apart (jitter forgiven: \(server.grace.inSeconds))"
+            )
         }
-        try expect(burst.tooManyRequests == 0 && refused == 0, "the rate-limited client still got \(max(burst.tooManyRequests, refused)) × 429")
+        try expect(
+            burst.tooManyRequests == 0 && refused == 0,
+            "the rate-limited client still got \(max(burst.tooManyRequests, refused)) × 429")
         try expect(burst.succeeded == 12, "only \(burst.succeeded) of 12 requests succeeded")
-        try expect(burst.elapsed >= .milliseconds(1900), "12 requests at 5/s took only \(burst.elapsed.inSeconds): the limiter did not pace them")
+        try expect(
+            burst.elapsed >= .milliseconds(1900),
+            "12 requests at 5/s took only \(burst.elapsed.inSeconds): the limiter did not pace them")
         Console.ok("0 × 429: the client-side limiter kept the burst within the server's limit")
         record("with the limiter, 12 concurrent requests took \(burst.elapsed.inSeconds) and got 0 × 429")
     }

@@ -18,7 +18,9 @@ extension Story {
         let book = response.value
         let location = response.httpResponse.value(forHTTPHeaderField: "Location")
         try expect(response.statusCode == 201, "create: expected 201, got \(response.statusCode)")
-        try expect(book.title == new.title && book.author == new.author, "create: the book came back as \(book.title) by \(book.author)")
+        try expect(
+            book.title == new.title && book.author == new.author,
+            "create: the book came back as \(book.title) by \(book.author)")
         try expect(location == "/v1/books/\(book.id)", "create: Location is \(location ?? "missing")")
         Console.ok("201 Created #\(book.id) \(book.title), Location: \(location ?? "")")
         record("created #\(book.id) \(book.title) (and saw a 422 for a blank title)")
@@ -41,11 +43,17 @@ extension Story {
         try FileManager.default.removeItem(at: directory)
 
         try expect(cover.bookId == book.id, "cover: stored for book \(cover.bookId), not \(book.id)")
-        try expect(cover.bytes == size, "cover: the server stored \(cover.bytes) bytes of a \(size ?? -1)-byte file")
-        try expect(cover.filename == "cover.png" && cover.contentType == "image/png", "cover: stored as \(cover.filename) (\(cover.contentType))")
+        try expect(
+            cover.bytes == size, "cover: the server stored \(cover.bytes) bytes of a \(size ?? -1)-byte file")
+        try expect(
+            cover.filename == "cover.png" && cover.contentType == "image/png",
+            "cover: stored as \(cover.filename) (\(cover.contentType))")
         try expect(cover.caption == caption, "cover: caption came back as \(cover.caption.debugDescription)")
-        try expect(!FileManager.default.fileExists(atPath: file.path), "cover: the temporary file is still there")
-        Console.ok("stored \(cover.filename) (\(cover.contentType), \(cover.bytes) bytes) captioned \"\(cover.caption)\"; temp file removed")
+        try expect(
+            !FileManager.default.fileExists(atPath: file.path), "cover: the temporary file is still there")
+        Console.ok(
+            "stored \(cover.filename) (\(cover.contentType), \(cover.bytes) bytes) captioned \"\(cover.caption)\"; temp file removed"
+        )
         record("uploaded a \(cover.bytes)-byte cover.png with a caption")
     }
 
@@ -60,9 +68,12 @@ extension Story {
         do {
             let ghost = try await books.get(id: book.id)
             throw StoryFailure(message: "get after delete: #\(ghost.id) \(ghost.title) is still there")
-        } catch let error as NetLayerError where error.code == .unacceptableStatus && error.statusCode == 404 {
+        } catch let error as NetLayerError where error.code == .unacceptableStatus && error.statusCode == 404
+        {
             Console.ok("NetLayerError: \(error)")
-            Console.info("code: .\(error.code), status: \(error.statusCode ?? 0), body: \(error.bodyPreview() ?? "(none)")")
+            Console.info(
+                "code: .\(error.code), status: \(error.statusCode ?? 0), body: \(error.bodyPreview() ?? "(none)")"
+            )
             try expect(error.apiError?.error == "not_found", "404 body is not the service's JSON error")
         }
         record("deleted #\(book.id) (204); getting it again threw .unacceptableStatus 404")
@@ -70,6 +81,7 @@ extension Story {
 
     /// A 16×16 gradient PNG (124 bytes).
     static let coverPNG = Data(
-        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAQ0lEQVR42mNgYGAQEBBQUFAwMDBwcHAICAhISEgoKChoaGiYMGHCggULNmzYcODAgQsXLjx48ODDhw8MoxpGNQxfDQBupWgQanZnuwAAAABJRU5ErkJggg=="
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAQ0lEQVR42mNgYGAQEBBQUFAwMDBwcHAICAhISEgoKChoaGiYMGHCggULNmzYcODAgQsXLjx48ODDhw8MoxpGNQxfDQBupWgQanZnuwAAAABJRU5ErkJggg=="
     )!
 }

@@ -51,7 +51,9 @@ final class Story {
     func quickStart() async throws {
         begin("Quick start (the README snippet): Bookstore(…).book().get(id: 1)")
         let book = try await Bookstore(domain: "127.0.0.1:\(server.port)", token: token).book().get(id: 1)
-        try expect(book.id == 1 && book.title == "Dune", "quick start: expected #1 Dune, got #\(book.id) \(book.title)")
+        try expect(
+            book.id == 1 && book.title == "Dune",
+            "quick start: expected #1 Dune, got #\(book.id) \(book.title)")
         Console.ok("#\(book.id) \(book.title) by \(book.author)")
         record("quick start fetched #1 \(book.title)")
         // `Bookstore` is a separate resource with no limiter of its own. Let the server's one-second
@@ -67,9 +69,13 @@ final class Story {
         let first = try await books.list(page: 1)
         let second = try await books.list(page: 2)
         for page in [first, second] {
-            Console.info("page \(page.page)/\(page.totalPages): " + page.items.map { "#\($0.id) \($0.title)" }.joined(separator: ", "))
+            Console.info(
+                "page \(page.page)/\(page.totalPages): "
+                    + page.items.map { "#\($0.id) \($0.title)" }.joined(separator: ", "))
         }
-        try expect(first.total == 12 && first.totalPages == 3, "expected 12 books on 3 pages, got \(first.total) on \(first.totalPages)")
+        try expect(
+            first.total == 12 && first.totalPages == 3,
+            "expected 12 books on 3 pages, got \(first.total) on \(first.totalPages)")
         try expect(first.items.count == 5 && second.items.count == 5, "expected 5 books per page")
         try expect(
             Set(first.items.map(\.id)).isDisjoint(with: second.items.map(\.id)) && second.page == 2,
@@ -80,7 +86,8 @@ final class Story {
         let found = try await books.list(search: "le guin")
         Console.info(found.items.map { "#\($0.id) \($0.title) (\($0.author))" }.joined(separator: ", "))
         try expect(found.total == 3, "expected 3 books by Ursula K. Le Guin, got \(found.total)")
-        try expect(found.items.allSatisfy { $0.author.contains("Le Guin") }, "search returned a book not by Le Guin")
+        try expect(
+            found.items.allSatisfy { $0.author.contains("Le Guin") }, "search returned a book not by Le Guin")
         Console.ok("3 matches, all by Ursula K. Le Guin")
 
         begin("Get book #4")

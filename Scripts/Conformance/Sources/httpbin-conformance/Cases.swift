@@ -243,7 +243,10 @@ func bodyCases(_ env: Env) -> [Case] {
             c.equal("data", .string(xml), reply["data"])
             c.header(reply, "Content-Type", is: "application/xml")
         },
-        Case(name: "POST /anything .data body without a Content-Type: sent as octet-stream, not parsed as a form") {
+        Case(
+            name:
+                "POST /anything .data body without a Content-Type: sent as octet-stream, not parsed as a form"
+        ) {
             c in
             let text = "a=1&b=2"
             let reply = try await c.echo(env.httpbin.anything().call(.post, body: .data(Data(text.utf8))))
