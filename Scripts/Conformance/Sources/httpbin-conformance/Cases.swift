@@ -546,17 +546,11 @@ func rawCases(_ env: Env) -> [Case] {
         },
         Case(
             name:
-                "wire: merged header is sent once, with the winning level's spelling (as the platform spells it)"
+                "wire: merged header is sent once, with the winning level's spelling"
         ) { c in
-            // swift-corelibs-foundation's URLRequest rewrites every header name to Title-Case
-            // ("X-LEVEL" -> "X-Level") before anything reaches the wire; NetLayer cannot change that,
-            // so on such a platform the expected spelling is the canonical form of the winner's.
-            var probe = URLRequest(url: URL(string: "http://127.0.0.1/")!)
-            probe.setValue("1", forHTTPHeaderField: "X-LEVEL")
-            let platformName = probe.allHTTPHeaderFields?.keys.first ?? "X-LEVEL"
-            if platformName != "X-LEVEL" {
-                c.note("platform: URLRequest spells the header name X-LEVEL as \(platformName)")
-            }
+            // DESIGN §4: the winning level's spelling is sent. (NetLayer assigns all fields at once,
+            // so Linux Foundation's Title-Casing in `setValue` does not apply.)
+            let platformName = "X-LEVEL"
             let resource = RawService(
                 port: env.raw.port, headers: ["x-level": "resource", "X-Only-Res": "r"])
             let request = try await c.capture(
