@@ -35,25 +35,6 @@ enum PercentEncoding {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    /// Percent-encodes every byte of the UTF-8 form of `text` that is not in `allowed`.
-    static func encode(_ text: String, allowing allowed: ByteSet) -> String {
-        var utf8 = text.utf8
-        if utf8.allSatisfy({ allowed.contains($0) }) { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3)
-        utf8 = text.utf8
-        for byte in utf8 {
-            if allowed.contains(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
     /// Appends the percent-encoded UTF-8 form of `text` to `output`.
     static func append(_ text: String, allowing allowed: ByteSet, to output: inout [UInt8]) {
         var text = text
