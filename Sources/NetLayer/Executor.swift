@@ -16,8 +16,8 @@ public struct Executor: Sendable {
     /// The path template (target path plus sub-path), before tokens are filled.
     public let path: String
     let pathParts: [String: any ParamConvertible]
-    let targetHeaders: [String: String]
-    let targetParams: Params
+    let targetHeaders: Result<HeaderFields, NetLayerError>
+    let targetParams: [String: ParamValue]
     let headers: [String: String]
     let params: Params
     let body: Body?

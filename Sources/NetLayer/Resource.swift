@@ -44,6 +44,10 @@ open class Resource: @unchecked Sendable {
 
     let rateLimiter: RateLimiter
     let base: Result<String, NetLayerError>
+    /// `defaultHeaders` validated once; a bad one fails every call, before anything is sent.
+    let defaultHeaderFields: Result<HeaderFields, NetLayerError>
+    /// `defaultParams` converted once.
+    let defaultParamValues: [String: ParamValue]
 
     /// Creates a resource.
     /// - Parameters:
@@ -80,6 +84,10 @@ open class Resource: @unchecked Sendable {
         self.base = Result { () throws(NetLayerError) in
             try URLBuilder.base(scheme: scheme, domain: domain, version: version)
         }
+        self.defaultHeaderFields = Result { () throws(NetLayerError) in
+            try HeaderFields(merging: defaultHeaders)
+        }
+        self.defaultParamValues = mergeParams(defaultParams)
     }
 
     /// `scheme://domain[/version]`, or the error every call of this resource will throw.

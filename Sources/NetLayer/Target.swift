@@ -22,6 +22,10 @@ open class Target: @unchecked Sendable {
     public let headers: [String: String]
     /// Params of this target; they override the resource's per top-level key.
     public let params: Params
+    /// `headers` validated once.
+    let headerFields: Result<HeaderFields, NetLayerError>
+    /// `params` converted once.
+    let paramValues: [String: ParamValue]
 
     /// Creates a target.
     /// - Parameters:
@@ -36,6 +40,8 @@ open class Target: @unchecked Sendable {
         self.path = path
         self.headers = headers
         self.params = params
+        self.headerFields = Result { () throws(NetLayerError) in try HeaderFields(merging: headers) }
+        self.paramValues = mergeParams(params)
     }
 
     /// Describes one call. Nothing is validated or sent until an `execute` or `response` method of
@@ -68,8 +74,8 @@ open class Target: @unchecked Sendable {
             method: method,
             path: URLBuilder.join(path, subpath),
             pathParts: pathParts,
-            targetHeaders: self.headers,
-            targetParams: self.params,
+            targetHeaders: headerFields,
+            targetParams: paramValues,
             headers: headers,
             params: params,
             body: body,

@@ -121,6 +121,23 @@ extension WireTests {
             #expect(server.requests(path: path).isEmpty)
         }
 
+        @Test func invalidResourceOrTargetHeaderFailsEveryCallAndSendsNothing() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let badResource = TestAPI(server: server, headers: ["X-Bad": "a\nb"])
+            let badTarget = TestAPI(server: server).target(path, headers: ["X-Bad": "a\rb"])
+            for executor in [badResource.target(path).makeExecutor(), badTarget.makeExecutor()] {
+                do {
+                    try await executor.execute()
+                    Issue.record("expected an error")
+                } catch let error as NetLayerError {
+                    #expect(error.code == .invalidHeader)
+                    #expect(error.part == "X-Bad")
+                }
+            }
+            #expect(server.requests(path: path).isEmpty)
+        }
+
         @Test func invalidDomainThrowsInsteadOfCrashing() async throws {
             let api = Resource(protocol: .http, domain: "bad domain", version: nil)
             let target = EchoTarget(resource: api, path: "/x")

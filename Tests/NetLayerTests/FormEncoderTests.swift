@@ -80,6 +80,28 @@ struct FormEncoderTests {
                 == "d=12.5&f=0.1&i=-3&u=18446744073709551615")
     }
 
+    @Test func encodedTextEqualsEncodedPairs() {
+        // `encode` writes bytes directly; it must stay the percent-encoded form of `pairs`, which
+        // multipart uses for its field names.
+        let params: Params = [
+            "z": [["id": 1, "t": ["x", "y"]] as ParamValue] as [ParamValue],
+            "a b": ["k[1]": "v w", "n": [1, 2]] as ParamValue, "e": "", "f": false,
+        ]
+        for arrays in [EncodingOptions.ArrayEncoding.brackets, .noBrackets, .indexed] {
+            let encoder = FormEncoder(options: EncodingOptions(arrays: arrays))
+            let values = mergeParams(params)
+            let expected = encoder.pairs(values).map { pair in
+                [pair.name, pair.value].map {
+                    $0.addingPercentEncoding(
+                        withAllowedCharacters: CharacterSet(
+                            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+                        )) ?? ""
+                }.joined(separator: "=")
+            }.joined(separator: "&")
+            #expect(encoder.encode(values) == expected)
+        }
+    }
+
     @Test func mixedLiteralValuesCompile() {
         let limit = 10
         let search: String? = nil

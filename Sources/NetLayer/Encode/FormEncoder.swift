@@ -17,23 +17,67 @@ struct FormEncoder: Sendable {
         return result
     }
 
-    /// The params as encoded `k=v&k2=v2` text.
+    /// The params as encoded `k=v&k2=v2` text: the pairs of ``pairs(_:)``, percent-encoded, written
+    /// straight into one buffer.
     func encode(_ params: [String: ParamValue]) -> String {
         if params.isEmpty { return "" }
-        return Self.join(pairs(params))
-    }
-
-    /// Joins pairs into encoded form text.
-    static func join(_ pairs: [(name: String, value: String)]) -> String {
         var output: [UInt8] = []
-        output.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 } * 2)
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: "&")) }
-            PercentEncoding.append(pair.name, allowing: PercentEncoding.unreserved, to: &output)
-            output.append(UInt8(ascii: "="))
-            PercentEncoding.append(pair.value, allowing: PercentEncoding.unreserved, to: &output)
+        output.reserveCapacity(params.count * 24)
+        for key in Self.sortedKeys(params) {
+            guard let value = params[key] else { continue }
+            var name: [UInt8] = []
+            PercentEncoding.append(key, allowing: PercentEncoding.unreserved, to: &name)
+            appendEncoded(name: name, value: value, to: &output)
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let openBracket = Array("%5B".utf8)
+    private static let closeBracket = Array("%5D".utf8)
+    private static let emptyBrackets = Array("%5B%5D".utf8)
+
+    /// The encoding counterpart of `flatten`: same names, same order, already encoded.
+    private func appendEncoded(name: [UInt8], value: ParamValue, to output: inout [UInt8]) {
+        switch value {
+        case .null:
+            return
+        case .bool, .number, .string:
+            guard let text = value.scalarText(bools: options.bools) else { return }
+            if !output.isEmpty { output.append(UInt8(ascii: "&")) }
+            output.append(contentsOf: name)
+            output.append(UInt8(ascii: "="))
+            PercentEncoding.append(text, allowing: PercentEncoding.unreserved, to: &output)
+        case .array(let items):
+            let scalarName: [UInt8]
+            switch options.arrays {
+            case .brackets: scalarName = name + Self.emptyBrackets
+            case .noBrackets: scalarName = name
+            case .indexed: scalarName = []
+            }
+            for (index, item) in items.enumerated() {
+                let isContainer: Bool
+                switch item {
+                case .array, .dictionary: isContainer = true
+                default: isContainer = false
+                }
+                if isContainer || options.arrays == .indexed {
+                    appendEncoded(
+                        name: name + Self.openBracket + Array(String(index).utf8) + Self.closeBracket,
+                        value: item,
+                        to: &output)
+                } else {
+                    appendEncoded(name: scalarName, value: item, to: &output)
+                }
+            }
+        case .dictionary(let entries):
+            for key in Self.sortedKeys(entries) {
+                guard let child = entries[key] else { continue }
+                var childName = name + Self.openBracket
+                PercentEncoding.append(key, allowing: PercentEncoding.unreserved, to: &childName)
+                childName += Self.closeBracket
+                appendEncoded(name: childName, value: child, to: &output)
+            }
+        }
     }
 
     /// Byte order of the UTF-8 forms (equal to code point order).

@@ -6,13 +6,25 @@ struct HeaderFields: Sendable {
     /// - Throws: ``NetLayerError`` `.invalidHeader` when a name or value holds CR, LF or NUL, or a
     ///   name is empty or holds characters outside the HTTP token set.
     init(merging levels: [String: String]...) throws(NetLayerError) {
-        for level in levels {
-            for name in FormEncoder.sortedKeys(level) {
-                guard let value = level[name] else { continue }
-                try Self.validate(name: name, value: value)
-                set(name, value)
-            }
+        for level in levels { try merge(level) }
+    }
+
+    /// Validates a level and merges it over the fields so far (see ``init(merging:)``).
+    mutating func merge(_ level: [String: String]) throws(NetLayerError) {
+        for name in FormEncoder.sortedKeys(level) {
+            guard let value = level[name] else { continue }
+            try Self.validate(name: name, value: value)
+            set(name, value)
         }
+    }
+
+    /// Merges already validated fields over the fields so far.
+    mutating func merge(_ other: HeaderFields) {
+        if fields.isEmpty {
+            fields = other.fields
+            return
+        }
+        for field in other.fields { set(field.name, field.value) }
     }
 
     /// The value for a name, compared case-insensitively.

@@ -28,8 +28,12 @@ extension Executor {
     func prepare() throws(NetLayerError) -> PreparedRequest {
         let base = try resource.base.get()
         let filledPath = try PathTemplate.fill(path, with: pathParts)
-        var headerFields = try HeaderFields(merging: resource.defaultHeaders, targetHeaders, headers)
-        let merged = mergeParams(resource.defaultParams, targetParams, params)
+        var headerFields = try resource.defaultHeaderFields.get()
+        headerFields.merge(try targetHeaders.get())
+        try headerFields.merge(headers)
+        var merged = resource.defaultParamValues
+        for (key, value) in targetParams { merged[key] = value }
+        for (key, value) in params { merged[key] = value.paramValue }
         let contentType = headerFields["Content-Type"]
         let placement = try placeParams(contentType: contentType)
         let form = FormEncoder(options: resource.options.encoding)
