@@ -19,10 +19,9 @@ import Foundation
 /// A resource is immutable after `init`. It owns one transport (one `URLSession`) and one rate limiter,
 /// shared by every request made through its targets.
 ///
-/// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
-/// property is a `let` of a `Sendable` type. Swift 6 asks each subclass to restate the conformance
-/// (`final class BookstoreAPI: Resource, @unchecked Sendable`), which is the subclass's promise to
-/// keep to the same rule: store only `let`s of `Sendable` types.
+/// Sendable without compiler checking, because the compiler cannot check an `open` class; every
+/// stored property is a `let` of a `Sendable` type. Swift 6 asks each subclass to restate the
+/// conformance (as in the example above): the subclass's promise to keep to the same rule.
 open class Resource: @unchecked Sendable {
     /// `http` or `https`.
     public let scheme: URLScheme

@@ -10,9 +10,9 @@ import Foundation
 ///     }
 /// }
 /// ```
-/// `@unchecked Sendable` because an `open` class cannot be checked by the compiler; every stored
-/// property is a `let` of a `Sendable` type. Subclasses restate the conformance
-/// (`final class BooksTarget: Target, @unchecked Sendable`) as their promise to keep to that.
+/// Sendable without compiler checking, because the compiler cannot check an `open` class; every
+/// stored property is a `let` of a `Sendable` type. Subclasses restate the conformance (as in the
+/// example above) as their promise to keep to that.
 open class Target: @unchecked Sendable {
     /// The service this target belongs to.
     public let resource: Resource

@@ -6,7 +6,7 @@ import Foundation
 
 /// One in-flight task: its continuation, the bytes so far, and its timers.
 ///
-/// `@unchecked Sendable`: every mutable field is read and written only under `lock`.
+/// Unchecked Sendable: every mutable field is read and written only under `lock`.
 final class TaskExchange: @unchecked Sendable {
     let task: URLSessionTask
     private let lock = NSLock()
@@ -130,7 +130,7 @@ final class TaskExchange: @unchecked Sendable {
 /// The session's delegate: routes callbacks to the ``TaskExchange`` of each task.
 ///
 /// A session delegate rather than per-task delegates, because on Linux per-task delegates miss
-/// redirects and completion. `@unchecked Sendable`: `exchanges` is only touched under `lock`.
+/// redirects and completion. Unchecked Sendable: `exchanges` is only touched under `lock`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var exchanges: [Int: TaskExchange] = [:]
