@@ -47,20 +47,17 @@ public struct Redaction: Sendable, Hashable {
     func url(_ url: URL) -> String {
         let text = Redaction.stripCredentials(url)
         guard let mark = text.firstIndex(of: "?") else { return text }
-        let query = text[text.index(after: mark)...]
-        let redacted = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+        return text[..<mark] + "?" + formText(String(text[text.index(after: mark)...]))
+    }
+
+    /// Redacts the values of secret names in `name=value&…` text (a query or a form body).
+    func formText(_ text: String) -> String {
+        let redacted = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])
             return isSecret(name) ? "\(pair[..<equals])=\(placeholder)" : String(pair)
         }
-        return text[..<mark] + "?" + redacted.joined(separator: "&")
-    }
-
-    /// Redacts `name=value` pairs of a form body text.
-    func formText(_ text: String) -> String {
-        guard let dummy = URL(string: "x:?" + text) else { return text }
-        let redacted = url(dummy)
-        return String(redacted.dropFirst(3))
+        return redacted.joined(separator: "&")
     }
 
     /// Redacts secret keys (at any depth) of a JSON body; returns nil when it is not JSON.

@@ -168,20 +168,12 @@ enum TestSocket {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
-    static func shutdownBoth(_ fd: Int32) {
-        #if canImport(Glibc)
-            _ = shutdown(fd, Int32(SHUT_RDWR))
-        #else
-            _ = shutdown(fd, SHUT_RDWR)
-        #endif
-    }
+    static func shutdownBoth(_ fd: Int32) { shutdownSocket(fd, how: Int32(SHUT_RDWR)) }
 
-    static func shutdownWrite(_ fd: Int32) {
-        #if canImport(Glibc)
-            _ = shutdown(fd, Int32(SHUT_WR))
-        #else
-            _ = shutdown(fd, SHUT_WR)
-        #endif
+    static func shutdownWrite(_ fd: Int32) { shutdownSocket(fd, how: Int32(SHUT_WR)) }
+
+    private static func shutdownSocket(_ fd: Int32, how: Int32) {
+        _ = shutdown(fd, how)
     }
 
     /// Half-closes, then discards whatever the peer still sends for at most `linger` (the caller

@@ -39,27 +39,25 @@ final class Check {
 
     /// Sends the call and parses httpbin's echo.
     func echo(_ executor: Executor) async throws -> JSON {
-        let response: Response<Data>
+        let response = try await send(executor)
+        note(sent: response.request)
+        return try JSON.parse(response.data)
+    }
+
+    /// Sends the call; on failure notes the request it would have sent, then rethrows.
+    private func send(_ executor: Executor) async throws -> Response<Data> {
         do {
-            response = try await executor.response()
+            return try await executor.response()
         } catch {
             if let request = try? executor.urlRequest { note(sent: request) }
             throw error
         }
-        note(sent: response.request)
-        return try JSON.parse(response.data)
     }
 
     /// Sends the call to the raw capture server and returns what arrived.
     func capture(_ executor: Executor, _ server: RawCapture) async throws -> RawCapture.Request {
         _ = server.takeLast()
-        let response: Response<Data>
-        do {
-            response = try await executor.response()
-        } catch {
-            if let request = try? executor.urlRequest { note(sent: request) }
-            throw error
-        }
+        let response = try await send(executor)
         guard let request = server.takeLast() else {
             note(sent: response.request)
             throw CaptureError("the raw capture server recorded no request")
@@ -69,6 +67,20 @@ final class Check {
     }
 
     // MARK: httpbin fields
+
+    /// httpbin parsed the body as its Content-Type says: JSON labelled JSON, or a form labelled form.
+    func bodyMatchesLabel(_ reply: JSON, params: JSON) {
+        let type = header(reply, "Content-Type") ?? ""
+        let asJSON = reply["json"] == params && type == "application/json"
+        let asForm = reply["form"] == params && type == "application/x-www-form-urlencoded"
+        that(
+            "body and Content-Type", asJSON || asForm,
+            expected:
+                "to agree (JSON params labelled application/json, or a form labelled application/x-www-form-urlencoded)",
+            got:
+                "Content-Type \"\(type)\" with data \(reply["data"]) form \(reply["form"]) json \(reply["json"])"
+        )
+    }
 
     /// A header from httpbin's `headers`, name compared case-insensitively.
     func header(_ reply: JSON, _ name: String) -> String? {
