@@ -8,13 +8,13 @@ import Foundation
 ///
 /// A struct wrapping a ``Code`` rather than an enum, so new kinds of failure can be added without
 /// breaking code that handles today's. Match on ``code`` and read the fields that kind fills.
-public struct NetLayerError: Error, Sendable, CustomStringConvertible {
+public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidURL, missingPathParts, unknownPathParts, invalidPathPart, invalidHeader
             case unsupportedBody, encodingFailed, unacceptableStatus, decodingFailed, transport
-            case timedOut, cancelled
+            case timedOut, cancelled, invalidMethod, invalidValue, tooManyRedirects, redirectRefused
         }
 
         private let base: Base
@@ -27,8 +27,19 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
         public static let unknownPathParts = Code(base: .unknownPathParts)
         /// A path-part value is empty, `.`, `..`, or not a scalar.
         public static let invalidPathPart = Code(base: .invalidPathPart)
-        /// A header name or value holds CR, LF or NUL, or the name is not an HTTP token.
+        /// A header name is not an RFC 9110 token or is one NetLayer owns (`Content-Length`, `Host`,
+        /// …), or a value holds a control character other than HTAB; see ``NetLayerError/part``.
         public static let invalidHeader = Code(base: .invalidHeader)
+        /// The method is not an RFC 9110 token (empty, or holding a space, CR, LF or a separator).
+        public static let invalidMethod = Code(base: .invalidMethod)
+        /// A number or setting cannot be used: a timeout or rate limit of zero or less; see
+        /// ``NetLayerError/part``.
+        public static let invalidValue = Code(base: .invalidValue)
+        /// More redirects than the limit allows; see ``NetLayerError/redirects``.
+        public static let tooManyRedirects = Code(base: .tooManyRedirects)
+        /// A redirect NetLayer will not follow: from `https` to `http` (unless allowed), to a scheme
+        /// other than HTTP, or to a `Location` that is not a URL.
+        public static let redirectRefused = Code(base: .redirectRefused)
         /// The combination asked for cannot be sent (a body on GET, a body together with files, …).
         public static let unsupportedBody = Code(base: .unsupportedBody)
         /// Params or a body could not be encoded (a non-finite number in JSON, an unreadable file, …).
@@ -52,8 +63,8 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
 
     /// The kind of failure.
     public let code: Code
-    /// One line a person can act on.
-    public let message: String
+    /// One line a person can act on. Secrets are redacted as in debug output.
+    public internal(set) var message: String
     /// The URL part that is invalid (`domain`, `version`, `path`) or the header name, if any.
     public internal(set) var part: String?
     /// Path-part keys that are missing or unknown.
@@ -70,6 +81,10 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
     public internal(set) var urlError: URLError?
     /// The underlying error, when one exists (an encoder's or decoder's error, a transport's).
     public internal(set) var underlying: (any Error)?
+    /// The redirects followed before the failure, oldest first.
+    public internal(set) var redirects: [Redirect] = []
+    /// Hides secrets in every text this error prints (set once the request is known).
+    var redactor: Redactor?
 
     init(_ code: Code, _ message: String) {
         self.code = code
@@ -79,14 +94,45 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible {
     /// `NetLayer.<code>: <message>`.
     public var description: String { "NetLayer.\(code): \(message)" }
 
+    /// The description plus status, redacted headers and a body preview, for logs. Secrets are
+    /// redacted as in debug output, including values echoed back by the server.
+    public var debugDescription: String {
+        var parts = [description]
+        if let statusCode { parts.append("status: \(statusCode)") }
+        if !headers.isEmpty {
+            let redaction = redactor?.redaction ?? .default
+            let lines = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
+                "\($0.key): \(mask(redaction.value($0.value, for: $0.key)))"
+            }
+            parts.append("headers: " + lines.joined(separator: " · "))
+        }
+        if let preview = bodyPreview(limit: 512) { parts.append("body: \(preview)") }
+        if let codingPath, !codingPath.isEmpty { parts.append("coding path: \(codingPath)") }
+        if let urlError { parts.append("URLError: \(urlError.code.rawValue)") }
+        if !redirects.isEmpty { parts.append("redirects: \(redirects.count)") }
+        return parts.joined(separator: "\n")
+    }
+
+    /// Masks the secrets of the request in `text` (when the request is known).
+    private func mask(_ text: String) -> String { redactor?.mask(text) ?? text }
+
+    /// Attaches the request's redaction and masks the message; called once per failed call.
+    func redacted(by redactor: Redactor) -> NetLayerError {
+        var copy = self
+        copy.redactor = redactor
+        copy.message = redactor.mask(message)
+        return copy
+    }
+
     /// A response header of an unacceptable response, by name compared case-insensitively.
     public func header(_ name: String) -> String? {
         headers.first(where: { $0.key.caseInsensitiveEquals(name) })?.value
     }
 
     /// The body as UTF-8 text, cut to `limit` characters with the total length shown.
+    /// Secrets of the request that the body echoes are masked.
     public func bodyPreview(limit: Int = 512) -> String? {
-        body.map { BodyText.preview($0, limit: limit) }
+        body.map { mask(BodyText.preview($0, limit: max(0, limit))) }
     }
 }
 
@@ -138,11 +184,11 @@ extension NetLayerError {
         return error
     }
 
-    static func unacceptableStatus(_ response: HTTPURLResponse, body: Data, method: HTTPMethod)
-        -> NetLayerError
-    {
+    static func unacceptableStatus(
+        _ response: HTTPURLResponse, body: Data, method: HTTPMethod, redactor: Redactor
+    ) -> NetLayerError {
         let status = response.statusCode
-        let url = response.url.map { Redaction.stripCredentials($0) } ?? "?"
+        let url = response.url.map { redactor.url($0) } ?? "?"
         var error = NetLayerError(
             .unacceptableStatus,
             "\(method) \(url) answered \(status) \(StatusText.reason(status)) (\(body.count) bytes)")
@@ -195,8 +241,10 @@ extension NetLayerError {
         return text
     }
 
-    static func transport(_ urlError: URLError, method: HTTPMethod, url: URL?) -> NetLayerError {
-        let location = url.map { " \(Redaction.stripCredentials($0))" } ?? ""
+    static func transport(_ urlError: URLError, method: HTTPMethod, url: URL?, redactor: Redactor)
+        -> NetLayerError
+    {
+        let location = url.map { " \(redactor.url($0))" } ?? ""
         var error = NetLayerError(
             .transport,
             "\(method)\(location) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
@@ -214,6 +262,32 @@ extension NetLayerError {
 
     static func timedOut(_ reason: String) -> NetLayerError {
         NetLayerError(.timedOut, "timed out: \(reason)")
+    }
+
+    static func invalidMethod(_ method: HTTPMethod) -> NetLayerError {
+        var error = NetLayerError(
+            .invalidMethod,
+            "method \(method.rawValue.debugDescription) is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)"
+        )
+        error.part = "method"
+        return error
+    }
+
+    static func redirectRefused(_ reason: String) -> NetLayerError {
+        NetLayerError(.redirectRefused, "redirect refused: \(reason)")
+    }
+
+    static func tooManyRedirects(_ redirects: [Redirect], limit: Int) -> NetLayerError {
+        var error = NetLayerError(
+            .tooManyRedirects, "more than \(limit) redirect\(limit == 1 ? "" : "s") (RedirectPolicy.maximum)")
+        error.redirects = redirects
+        return error
+    }
+
+    static func invalidValue(part: String, reason: String) -> NetLayerError {
+        var error = NetLayerError(.invalidValue, "invalid \(part): \(reason)")
+        error.part = part
+        return error
     }
 
     static let cancelled = NetLayerError(.cancelled, "the request was cancelled")

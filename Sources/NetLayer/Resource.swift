@@ -42,6 +42,8 @@ open class Resource: @unchecked Sendable {
     public let options: ResourceOptions
 
     let rateLimiter: RateLimiter
+    /// The first invalid rate limit, thrown by every call (the `init` itself never throws).
+    let rateLimitProblem: NetLayerError?
     let base: Result<String, NetLayerError>
     /// `defaultHeaders` validated once; a bad one fails every call, before anything is sent.
     let defaultHeaderFields: Result<HeaderFields, NetLayerError>
@@ -57,10 +59,11 @@ open class Resource: @unchecked Sendable {
     ///   - defaultHeaders: Default none.
     ///   - defaultParams: Default none.
     ///   - rateLimits: Every limit must allow a request before it starts. Default none (no waiting,
-    ///     no actor hop).
+    ///     no actor hop). An invalid limit (fewer than 1 request, a window of zero or less) makes
+    ///     every call throw ``NetLayerError/Code/invalidValue``.
     ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
     ///     owned by this resource.
-    ///   - options: Default ``ResourceOptions/init(encoder:decoder:encoding:validation:timeout:resourceTimeout:debug:log:redaction:)``.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:encoding:validation:timeout:resourceTimeout:redirects:debug:log:redaction:)``.
     public init(
         protocol scheme: URLScheme = .https,
         domain: String,
@@ -80,6 +83,9 @@ open class Resource: @unchecked Sendable {
         self.transport = transport ?? URLSessionTransport()
         self.options = options
         self.rateLimiter = RateLimiter(limits: rateLimits)
+        self.rateLimitProblem = rateLimits.enumerated().lazy.compactMap { index, limit in
+            limit.problem.map { NetLayerError.invalidValue(part: "rateLimits[\(index)]", reason: $0) }
+        }.first
         self.base = Result { () throws(NetLayerError) in
             try URLBuilder.base(scheme: scheme, domain: domain, version: version)
         }
@@ -108,8 +114,12 @@ public struct ResourceOptions: Sendable {
     /// Idle timeout: the longest time without any bytes arriving. Default `nil`: the session
     /// configuration's `timeoutIntervalForRequest` (60 s by default).
     public var timeout: Duration?
-    /// Total deadline for a whole request, from send to last byte. Default `nil`: none.
+    /// Total deadline for a whole request, from send to last byte (over all redirects). Default
+    /// `nil`: none. Zero or less makes every call throw ``NetLayerError/Code/invalidValue``; more
+    /// than ``Timeouts/maximum`` is clamped to it (as for ``timeout``).
     public var resourceTimeout: Duration?
+    /// How redirects are followed. Default ``RedirectPolicy/default``.
+    public var redirects: RedirectPolicy
     /// Prints every request and response. Default `false`.
     public var debug: Bool
     /// Where debug lines go. Default ``LogSink/standardOutput``.
@@ -133,6 +143,7 @@ public struct ResourceOptions: Sendable {
         validation: Validation = .successfulStatusCodes,
         timeout: Duration? = nil,
         resourceTimeout: Duration? = nil,
+        redirects: RedirectPolicy = .default,
         debug: Bool = false,
         log: LogSink = .standardOutput,
         redaction: Redaction = .default
@@ -143,6 +154,7 @@ public struct ResourceOptions: Sendable {
         self.validation = validation
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
+        self.redirects = redirects
         self.debug = debug
         self.log = log
         self.redaction = redaction

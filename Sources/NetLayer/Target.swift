@@ -57,6 +57,8 @@ open class Target: @unchecked Sendable {
     ///   - encoding: Where params go. Default ``ParamEncoding/automatic``.
     ///   - timeout: Idle timeout of this call. Default: the resource's.
     ///   - resourceTimeout: Total deadline of this call. Default: the resource's.
+    ///   - redirects: How this call follows redirects. Default: the resource's
+    ///     (``ResourceOptions/redirects``).
     public func makeExecutor(
         method: HTTPMethod = .get,
         subpath: String = "",
@@ -67,12 +69,14 @@ open class Target: @unchecked Sendable {
         files: [String: FilePart] = [:],
         encoding: ParamEncoding = .automatic,
         timeout: Duration? = nil,
-        resourceTimeout: Duration? = nil
+        resourceTimeout: Duration? = nil,
+        redirects: RedirectPolicy? = nil
     ) -> Executor {
         Executor(
             resource: resource,
             method: method,
             path: URLBuilder.join(path, subpath),
+            subpath: subpath,
             pathParts: pathParts,
             targetHeaders: headerFields,
             targetParams: paramValues,
@@ -82,7 +86,8 @@ open class Target: @unchecked Sendable {
             files: files,
             encoding: encoding,
             timeout: timeout ?? resource.options.timeout,
-            resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout
+            resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout,
+            redirectPolicy: redirects ?? resource.options.redirects
         )
     }
 }

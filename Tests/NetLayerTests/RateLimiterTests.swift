@@ -9,12 +9,11 @@ extension WireTests {
 
         // MARK: - RateLimit values
 
-        @Test func invalidValuesAreClampedOrUnlimited() {
-            #expect(RateLimit(requests: 0, per: .seconds(1)).requests == 1)
-            #expect(RateLimit(requests: -7, per: .seconds(1)).requests == 1)
-            #expect(RateLimit(requests: 3, per: .zero).isUnlimited)
-            #expect(RateLimit(requests: 3, per: .milliseconds(-5)).isUnlimited)
-            #expect(!RateLimit(requests: 3, per: .nanoseconds(1)).isUnlimited)
+        @Test func valuesAreKeptAsGiven() {
+            // Invalid values are no longer clamped or ignored: every call of the resource throws
+            // (see HardeningWireTests.invalidRateLimitsFailEveryCallAndSendNothing).
+            #expect(RateLimit(requests: 0, per: .seconds(1)).requests == 0)
+            #expect(RateLimit(requests: 3, per: .zero).window == .zero)
             #expect(RateLimit.perSecond(5) == RateLimit(requests: 5, per: .seconds(1)))
             #expect(RateLimit.perMinute(5).window == .seconds(60))
             #expect(RateLimit.perHour(1000) == RateLimit(requests: 1000, per: .seconds(3600)))
@@ -59,6 +58,7 @@ extension WireTests {
 
         @Test func unlimitedLimiterReturnsImmediately() async throws {
             let empty = RateLimiter(limits: [])
+            // An invalid limit is reported by the resource; the limiter itself just drops it.
             let degenerate = RateLimiter(limits: [RateLimit(requests: 5, per: .zero)])
             #expect(empty.isUnlimited)
             #expect(degenerate.isUnlimited)

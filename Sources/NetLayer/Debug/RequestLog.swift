@@ -7,27 +7,35 @@ import Foundation
 /// Prints a request and its response in the design's format, with secrets redacted.
 struct RequestLog {
     private let sink: LogSink
-    private let redaction: Redaction
+    private let redactor: Redactor
     private let encoding: EncodingOptions
     /// Longest body text printed before it is cut.
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
 
-    init(_ options: ResourceOptions) {
+    init(_ options: ResourceOptions, redactor: Redactor) {
         sink = options.log
-        redaction = options.redaction
+        self.redactor = redactor
         encoding = options.encoding
     }
 
     func request(_ prepared: PreparedRequest) {
-        let headers = prepared.headers.sorted.map { "\($0.name): \(redaction.value($0.value, for: $0.name))" }
-        let params = redaction.formText(FormEncoder(options: encoding).encode(prepared.params))
+        let headers = prepared.headers.sorted.map { "\($0.name): \(redactor.headerValue($0.value, for: $0.name))" }
+        let params = redactor.mask(
+            redactor.redaction.formText(FormEncoder(options: encoding).encode(prepared.params)))
         sink.block([
-            "\(Self.prefix) → \(prepared.method) \(redaction.url(prepared.url))",
+            "\(Self.prefix) → \(prepared.method) \(redactor.url(prepared.url))",
             "\(Self.prefix)   headers: \(headers.isEmpty ? "(none)" : headers.joined(separator: " · "))",
             "\(Self.prefix)   params: \(params.isEmpty ? "(none)" : params)",
-            "\(Self.prefix)   body: \(Self.describeBody(prepared, redaction: redaction))",
+            "\(Self.prefix)   body: \(Self.describeBody(prepared, redactor: redactor))",
             "\(Self.prefix)   multipart: \(prepared.placement == .multipart)",
+        ])
+    }
+
+    /// A redirect NetLayer followed.
+    func redirect(_ redirect: Redirect) {
+        sink.block([
+            "\(Self.prefix) ↪ \(redirect.statusCode) \(StatusText.reason(redirect.statusCode)) → \(redirect.method) \(redactor.url(redirect.to))"
         ])
     }
 
@@ -40,16 +48,16 @@ struct RequestLog {
             let isJSON = (response.value(forHTTPHeaderField: "Content-Type")).map(MediaType.isJSON) ?? false
             let text =
                 isJSON
-                ? (redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit))
+                ? (redactor.redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit))
                 : BodyText.preview(data, limit: Self.bodyLimit)
-            lines.append("\(Self.prefix)   \(Self.cut(text, total: data.count))")
+            lines.append("\(Self.prefix)   \(redactor.mask(Self.cut(text, total: data.count)))")
         }
         sink.block(lines)
     }
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
         sink.block([
-            "\(Self.prefix) ✕ \(prepared.method) \(redaction.url(prepared.url)) · \(error.message) · \(Self.milliseconds(duration))"
+            "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.message)) · \(Self.milliseconds(duration))"
         ])
     }
 
@@ -63,28 +71,40 @@ struct RequestLog {
     }
 
     /// The request body as printed: redacted form/JSON text, a multipart summary, text or a byte count.
-    static func describeBody(_ prepared: PreparedRequest, redaction: Redaction) -> String {
+    static func describeBody(_ prepared: PreparedRequest, redactor: Redactor) -> String {
         guard let body = prepared.body, !body.isEmpty else { return "(none)" }
         let size = "(\(body.count) bytes)"
+        let redaction = redactor.redaction
         switch prepared.placement {
-        case .form:
-            return
-                "\(cut(redaction.formText(String(decoding: body, as: UTF8.self)), total: body.count)) \(size)"
         case .multipart:
-            let fields = FormEncoder(options: .default).pairs(prepared.params).map {
-                "\($0.name)=\(redaction.value($0.value, for: $0.name))"
+            let fields = prepared.multipartFields.map {
+                "\($0.name)=\(redaction.isSecret($0.name) ? redaction.placeholder : redactor.mask($0.value))"
             }
             let files = FormEncoder.sortedKeys(prepared.files).compactMap { name in
                 prepared.files[name].map { "\(name): \($0.filename) (\($0.contentType))" }
             }
-            return
-                "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)"
-        case .json, .query:
-            let isJSON =
-                prepared.headers["Content-Type"].map(MediaType.isJSON) ?? (prepared.placement == .json)
-            if isJSON, let text = redaction.json(body) { return "\(cut(text, total: body.count)) \(size)" }
+            return redactor.mask(
+                "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)")
+        case .form, .json, .query:
+            if let text = redactedText(prepared, redaction: redaction) {
+                return "\(redactor.mask(cut(text, total: body.count))) \(size)"
+            }
             let preview = BodyText.preview(body, limit: bodyLimit)
-            return preview.hasPrefix("<") ? preview : "\(preview) \(size)"
+            return preview.hasPrefix("<") ? preview : "\(redactor.mask(preview)) \(size)"
         }
+    }
+
+    /// A form or JSON body (params or given as data) with its secret fields redacted by name; nil
+    /// for other bodies.
+    static func redactedText(_ prepared: PreparedRequest, redaction: Redaction) -> String? {
+        guard let body = prepared.body else { return nil }
+        let type = prepared.headers["Content-Type"]
+        if prepared.placement == .form || type.map(MediaType.isForm) == true {
+            return redaction.formText(String(decoding: body, as: UTF8.self))
+        }
+        if prepared.placement == .json || type.map(MediaType.isJSON) == true {
+            return redaction.json(body)
+        }
+        return nil
     }
 }

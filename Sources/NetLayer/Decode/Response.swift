@@ -14,11 +14,16 @@ public struct Response<Value: Sendable>: Sendable {
     public let httpResponse: HTTPURLResponse
     /// The request as it was sent, with its final URL, headers and body.
     public let request: URLRequest
-    /// Time from handing the request to the transport until the whole body arrived.
+    /// Time from handing the request to the transport until the whole body arrived (all hops).
     public let duration: Duration
+    /// The redirects followed, oldest first; empty when the first response was the answer.
+    public let redirects: [Redirect]
 
     /// The HTTP status code.
     public var statusCode: Int { httpResponse.statusCode }
+
+    /// The URL that gave this response: the request's own, or the last redirect's target.
+    public var url: URL? { httpResponse.url ?? request.url }
 }
 
 /// A model for responses with no content: a 204, or any body you want to ignore.

@@ -8,7 +8,16 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Creates a method from its token. The token is upper-cased, since methods are case-sensitive on
     /// the wire and every registered method is upper case.
+    ///
+    /// Never fails here; a value that is not an RFC 9110 token (empty, or holding a space, CR, LF,
+    /// `/` or another separator) makes every call with it throw ``NetLayerError/Code/invalidMethod``
+    /// before anything is sent, so it can never reach the request line.
     public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
+
+    /// Whether the method is a non-empty RFC 9110 token, and so may be sent.
+    public var isValid: Bool {
+        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HeaderFields.isTokenByte)
+    }
 
     /// `CONNECT`.
     public static let connect = HTTPMethod(rawValue: "CONNECT")

@@ -38,6 +38,11 @@ enum MediaType {
         return type == json || type.hasSuffix("+json")
     }
 
+    /// `application/x-www-form-urlencoded`.
+    static func isForm(_ contentType: String) -> Bool {
+        essence(contentType).lowercased().trimmingTrailingSpaces() == form
+    }
+
     /// `multipart/form-data`.
     static func isMultipart(_ contentType: String) -> Bool {
         essence(contentType).lowercased().trimmingTrailingSpaces() == multipart

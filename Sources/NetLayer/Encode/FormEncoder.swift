@@ -4,6 +4,8 @@ import Foundation
 ///
 /// Keys are sorted in byte order at every level, so the same call always yields the same bytes.
 /// Only RFC 3986 unreserved characters stay literal; brackets are sent as `%5B`/`%5D`, space as `%20`.
+/// `nil` is dropped (a `nil` array element too, and the indexes after it close up, as in JSON). An
+/// empty array or dictionary has no form representation and is omitted (JSON keeps `[]` and `{}`).
 struct FormEncoder: Sendable {
     var options: EncodingOptions
 
@@ -54,7 +56,8 @@ struct FormEncoder: Sendable {
             case .noBrackets: scalarName = name
             case .indexed: scalarName = []
             }
-            for (index, item) in items.enumerated() {
+            // A nil element is dropped and the indexes after it close up, as in JSON.
+            for (index, item) in items.lazy.filter({ $0 != .null }).enumerated() {
                 let isContainer: Bool
                 switch item {
                 case .array, .dictionary: isContainer = true
@@ -105,7 +108,7 @@ struct FormEncoder: Sendable {
         case .bool, .number, .string:
             if let text = value.scalarText(bools: options.bools) { result.append((name, text)) }
         case .array(let items):
-            for (index, item) in items.enumerated() {
+            for (index, item) in items.lazy.filter({ $0 != .null }).enumerated() {
                 let isContainer: Bool
                 switch item {
                 case .array, .dictionary: isContainer = true

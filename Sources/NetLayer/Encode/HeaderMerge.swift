@@ -3,8 +3,8 @@ struct HeaderFields: Sendable {
     private(set) var fields: [(name: String, value: String)] = []
 
     /// Merges levels in order; a later level wins per name, and its spelling of the name is kept.
-    /// - Throws: ``NetLayerError`` `.invalidHeader` when a name or value holds CR, LF or NUL, or a
-    ///   name is empty or holds characters outside the HTTP token set.
+    /// Values are trimmed of leading and trailing spaces and tabs (RFC 9110 §5.5).
+    /// - Throws: ``NetLayerError`` `.invalidHeader` (see ``validated(name:value:)``).
     init(merging levels: [String: String]...) throws(NetLayerError) {
         for level in levels { try merge(level) }
     }
@@ -13,8 +13,7 @@ struct HeaderFields: Sendable {
     mutating func merge(_ level: [String: String]) throws(NetLayerError) {
         for name in FormEncoder.sortedKeys(level) {
             guard let value = level[name] else { continue }
-            try Self.validate(name: name, value: value)
-            set(name, value)
+            set(name, try Self.validated(name: name, value: value))
         }
     }
 
@@ -54,19 +53,77 @@ struct HeaderFields: Sendable {
         fields.sorted { $0.name.lowercased().utf8.lexicographicallyPrecedes($1.name.lowercased().utf8) }
     }
 
-    static func validate(name: String, value: String) throws(NetLayerError) {
+    /// Header names NetLayer owns because they frame the message or the connection. A caller's
+    /// `Content-Length: 5` on a 12-byte body would let the last 7 bytes be read as the next request on
+    /// a kept-alive connection (request smuggling); `Transfer-Encoding`, `Connection`, `Keep-Alive`,
+    /// `TE`, `Trailer` and `Upgrade` change how the message or the connection ends; `Host` must match
+    /// the URL. NetLayer and the transport compute all of them.
+    static let framingNames: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer", "upgrade", "host",
+    ]
+
+    /// The value as sent: checked, then trimmed of leading and trailing spaces and tabs.
+    /// - Throws: ``NetLayerError`` `.invalidHeader` when the name is empty, not an RFC 9110 token or
+    ///   one of the ``framingNames``, or the value holds a control character other than HTAB
+    ///   (CR, LF, NUL, 0x01–0x1F, DEL).
+    static func validated(name: String, value: String) throws(NetLayerError) -> String {
+        try validate(name: name)
+        if framingNames.contains(name.lowercased()) {
+            throw .invalidHeader(
+                name: name,
+                reason: "NetLayer sets the framing headers itself (Content-Length, Transfer-Encoding, "
+                    + "Connection, Keep-Alive, TE, Trailer, Upgrade, Host); a caller's value could split "
+                    + "or stall the request on a shared connection")
+        }
+        return try validatedValue(value, name: name)
+    }
+
+    /// Checks a header name: not empty, only RFC 9110 token characters.
+    static func validate(name: String) throws(NetLayerError) {
         if name.isEmpty { throw .invalidHeader(name: name, reason: "the name is empty") }
         for byte in name.utf8 where !tokenBytes.contains(byte) {
-            let what =
-                byte == 13
-                ? "CR" : byte == 10 ? "LF" : byte == 0 ? "NUL" : "a character outside the token set"
-            throw .invalidHeader(name: name, reason: "the name contains \(what)")
-        }
-        for byte in value.utf8 where byte == 13 || byte == 10 || byte == 0 {
             throw .invalidHeader(
-                name: name, reason: "the value contains \(byte == 13 ? "CR" : byte == 10 ? "LF" : "NUL")")
+                name: name,
+                reason: "the name contains \(describe(byte)), which is not allowed in an HTTP token")
         }
     }
+
+    /// Checks a field value (no control character but HTAB) and trims leading and trailing spaces
+    /// and tabs; a value that is empty after trimming is kept as an empty field.
+    static func validatedValue(_ value: String, name: String) throws(NetLayerError) -> String {
+        var needsTrim = false
+        for byte in value.utf8 {
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+                throw .invalidHeader(name: name, reason: "the value contains \(describe(byte))")
+            }
+        }
+        if let first = value.utf8.first, first == 0x20 || first == 0x09 { needsTrim = true }
+        if let last = value.utf8.last, last == 0x20 || last == 0x09 { needsTrim = true }
+        guard needsTrim else { return value }
+        let bytes = Array(value.utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    /// A byte as a person reads it in an error message: `CR`, `LF`, `NUL`, `0x01`, `'('`.
+    static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x0D: return "CR"
+        case 0x0A: return "LF"
+        case 0x00: return "NUL"
+        case 0x7F: return "DEL"
+        case 0x20: return "a space"
+        case 0..<0x20: return "the control character 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+        case 0x80...: return "a non-ASCII character"
+        default: return "'\(Character(Unicode.Scalar(byte)))'"
+        }
+    }
+
+    /// Whether a byte may appear in an RFC 9110 token (method names, header names).
+    static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes.contains(byte) }
 
     private static let tokenBytes = PercentEncoding.ByteSet(
         "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")

@@ -38,6 +38,8 @@ struct MultipartEncoder: Sendable {
         }
         for name in FormEncoder.sortedKeys(files) {
             guard let file = files[name] else { continue }
+            // The part's Content-Type goes into a header block: the same rules as any header value.
+            _ = try HeaderFields.validatedValue(file.contentType, name: "Content-Type of file part \"\(name)\"")
             body.append(
                 contentsOf:
                     "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n"
@@ -59,15 +61,21 @@ struct MultipartEncoder: Sendable {
         return body
     }
 
-    /// Escapes `"`, CR and LF in a field name or filename as `%22`, `%0D`, `%0A` (RFC 7578 §4.2 / HTML).
+    /// Escapes a field name or filename for its quoted-string: `"`, CR and LF become `%22`, `%0D`,
+    /// `%0A` (RFC 7578 §4.2, as browsers do), and a backslash is doubled, as urllib3 and Go's
+    /// `mime/multipart` do, because werkzeug, Go and Python's `email` read a quoted backslash as an
+    /// escape. A literal `%22` in a name reads the same as an escaped quote to such parsers.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A || $0 == 0x5C }) else {
+            return text
+        }
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "%22"
             case "\r": output += "%0D"
             case "\n": output += "%0A"
+            case "\\": output += "\\\\"
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -7,7 +7,7 @@ enum PathTemplate {
     /// Returns the template with every token replaced.
     /// - Throws: ``NetLayerError`` `.missingPathParts` for tokens without a value,
     ///   `.unknownPathParts` for values naming no token, `.invalidPathPart` for an empty, `.` or `..`
-    ///   value or one that is not a scalar.
+    ///   value, a non-finite number, one that is not a scalar, or a key given twice (`id` and `:id`).
     static func fill(_ template: String, with parts: [String: any ParamConvertible]) throws(NetLayerError)
         -> String
     {
@@ -19,6 +19,9 @@ enum PathTemplate {
         var values: [String: ParamValue] = [:]
         for (key, value) in parts {
             let name = key.hasPrefix(":") ? String(key.dropFirst()) : key
+            if values[name] != nil {
+                throw .invalidPathPart(name, reason: "it is given twice, as \"\(name)\" and \":\(name)\"")
+            }
             values[name] = value.paramValue
         }
         var used = Set<String>()
@@ -37,6 +40,9 @@ enum PathTemplate {
             }
             if text.isEmpty || text == "." || text == ".." {
                 throw .invalidPathPart(name, reason: "the value \"\(text)\" would change the path's meaning")
+            }
+            if case .number(let number) = value, !JSONParams.isJSONNumber(number) {
+                throw .invalidPathPart(name, reason: "\(number) is not a finite number")
             }
             PercentEncoding.append(text, allowing: PercentEncoding.pathSegment, to: &output)
         }

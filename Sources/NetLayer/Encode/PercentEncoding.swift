@@ -30,8 +30,9 @@ enum PercentEncoding {
     static let unreserved = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     /// What may stay literal inside one path segment: unreserved, sub-delims, `:` and `@`.
     static let pathSegment = unreserved.union("!$&'()*+,;=:@")
-    /// Characters that may appear literally in a URL we assemble (besides `%XX` escapes).
-    static let urlCharacters = pathSegment.union("/?#[]%")
+    /// Characters that may appear literally in a URL we assemble (besides `%XX` escapes). Never `#`:
+    /// a fragment is not sent, so everything after it would be dropped without a word.
+    static let urlCharacters = pathSegment.union("/?[]%")
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 

@@ -19,6 +19,10 @@ struct PreparedRequest: Sendable {
     var placement: ParamPlacement
     var body: Data?
     var files: [String: FilePart]
+    /// The multipart text fields as sent (names unescaped), for printing; empty otherwise.
+    var multipartFields: [(name: String, value: String)] = []
+    /// The checked and clamped limits of this call.
+    var timeouts: Timeouts
 }
 
 extension Executor {
@@ -27,6 +31,12 @@ extension Executor {
     /// - Throws: ``NetLayerError`` for anything that cannot be sent; nothing is sent then.
     func prepare() throws(NetLayerError) -> PreparedRequest {
         let base = try resource.base.get()
+        if let problem = resource.rateLimitProblem { throw problem }
+        guard method.isValid else { throw .invalidMethod(method) }
+        let timeouts = try Timeouts.checked(idle: timeout, total: resourceTimeout)
+        if subpath.utf8.contains(UInt8(ascii: "#")) {
+            throw .invalidURL(part: "subpath", value: subpath, reason: "it contains '#'")
+        }
         let filledPath = try PathTemplate.fill(path, with: pathParts)
         var headerFields = try resource.defaultHeaderFields.get()
         headerFields.merge(try targetHeaders.get())
@@ -34,12 +44,14 @@ extension Executor {
         var merged = resource.defaultParamValues
         for (key, value) in targetParams { merged[key] = value }
         for (key, value) in params { merged[key] = value.paramValue }
+        try ParamCheck.numbers(in: merged)
         let contentType = headerFields["Content-Type"]
         let placement = try placeParams(contentType: contentType)
         let form = FormEncoder(options: resource.options.encoding)
         let hasParams = merged.values.contains { $0 != .null }
 
         var bodyData: Data?
+        var multipartFields: [(name: String, value: String)] = []
         switch placement {
         case .query:
             if let body { bodyData = try encode(body, headers: &headerFields) }
@@ -66,7 +78,8 @@ extension Executor {
             }
         case .multipart:
             let encoder = MultipartEncoder()
-            bodyData = try encoder.encode(fields: form.pairs(merged), files: files)
+            multipartFields = form.pairs(merged)
+            bodyData = try encoder.encode(fields: multipartFields, files: files)
             headerFields.set("Content-Type", encoder.contentType)
         }
 
@@ -78,14 +91,15 @@ extension Executor {
         // winning level's spelling.
         if !headerFields.fields.isEmpty { request.allHTTPHeaderFields = headerFields.dictionary }
         request.httpBody = bodyData
-        if let timeout {
+        if let idle = timeouts.idle {
             // Linux URLSession truncates sub-second values; the transport enforces the exact idle
             // timeout itself, so the session's own timer is only a backstop set safely above it.
-            request.timeoutInterval = (timeout.seconds.rounded(.up) + 1)
+            request.timeoutInterval = (idle.seconds.rounded(.up) + 1)
         }
         return PreparedRequest(
             urlRequest: request, method: method, url: url, headers: headerFields, params: merged,
-            placement: placement, body: bodyData, files: files)
+            placement: placement, body: bodyData, files: files, multipartFields: multipartFields,
+            timeouts: timeouts)
     }
 
     private func placeParams(contentType: String?) throws(NetLayerError) -> ParamPlacement {
@@ -138,8 +152,34 @@ extension Executor {
             }
             ownType = contentType ?? MediaType.guess(forFilename: url.lastPathComponent)
         }
-        if headers["Content-Type"] == nil, let ownType { headers.set("Content-Type", ownType) }
+        if headers["Content-Type"] == nil, let ownType {
+            headers.set("Content-Type", try HeaderFields.validatedValue(ownType, name: "Content-Type"))
+        }
         return data
+    }
+}
+
+/// Checks caller-supplied numbers inside params.
+enum ParamCheck {
+    /// - Throws: ``NetLayerError`` `.encodingFailed` for a number that is not finite (`nan`, `inf`):
+    ///   no query, form, multipart or JSON can carry it.
+    static func numbers(in params: [String: ParamValue]) throws(NetLayerError) {
+        for (key, value) in params { try check(value, path: key) }
+    }
+
+    private static func check(_ value: ParamValue, path: String) throws(NetLayerError) {
+        switch value {
+        case .number(let text):
+            if !JSONParams.isJSONNumber(text) {
+                throw .encodingFailed("param \(path) is \(text), which is not a finite number and cannot be sent")
+            }
+        case .array(let items):
+            for (index, item) in items.enumerated() { try check(item, path: "\(path)[\(index)]") }
+        case .dictionary(let entries):
+            for (key, item) in entries { try check(item, path: "\(path)[\(key)]") }
+        case .null, .bool, .string:
+            return
+        }
     }
 }
 

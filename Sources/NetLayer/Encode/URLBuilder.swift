@@ -25,9 +25,16 @@ enum URLBuilder {
         if host.contains("?") || host.contains("#") {
             throw .invalidURL(part: "domain", value: domain, reason: "it contains '?' or '#'")
         }
+        if host.contains("@") {
+            // The value is not echoed: user info is usually a password.
+            throw .invalidURL(
+                part: "domain", value: "<user info>@…",
+                reason: "user info (user:password@) is not allowed; send credentials in a header")
+        }
         if let bad = PercentEncoding.firstInvalidURLCharacter(in: String(host)) {
             throw .invalidURL(part: "domain", value: domain, reason: "it contains \(bad)")
         }
+        try checkAuthority(host.prefix(while: { $0 != "/" }), domain: domain)
         var result = "\(scheme.rawValue)://\(host)"
         if let version {
             let trimmed = version.trimmingSlashes()
@@ -44,6 +51,39 @@ enum URLBuilder {
             throw .invalidURL(part: "domain", value: domain, reason: "it does not form a URL with a host")
         }
         return result
+    }
+
+    /// Checks `host[:port]` (or `[v6]:port`): a port must be 1–65535 digits; no empty host or port.
+    private static func checkAuthority(_ authority: Substring, domain: String) throws(NetLayerError) {
+        var hostPart = authority
+        var port: Substring?
+        if authority.first == "[" {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw .invalidURL(part: "domain", value: domain, reason: "its IPv6 address has no closing ']'")
+            }
+            hostPart = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":" else {
+                    throw .invalidURL(part: "domain", value: domain, reason: "text follows the IPv6 address")
+                }
+                port = rest.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            hostPart = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        if hostPart.isEmpty || hostPart.contains("[") || hostPart.dropFirst().dropLast().contains("]") {
+            throw .invalidURL(part: "domain", value: domain, reason: "it has no usable host")
+        }
+        if let port {
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let number = Int(port), (1...65535).contains(number)
+            else {
+                throw .invalidURL(
+                    part: "domain", value: domain, reason: "its port \"\(port)\" is not a number from 1 to 65535")
+            }
+        }
     }
 
     /// Appends a filled path (which may carry its own `?query`) and extra encoded query text.

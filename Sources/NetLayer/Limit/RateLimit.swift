@@ -11,51 +11,60 @@
 /// let limits = [RateLimit(requests: 5, per: .seconds(1)), .perHour(1000)]
 /// ```
 ///
-/// Invalid values never crash:
-/// - `requests` below 1 is clamped to 1 (one request per window).
-/// - A `window` of zero or less means "no limit": such a limit is ignored and lets every request through
-///   (see ``isUnlimited``).
+/// Invalid values never crash and are never silently reinterpreted:
+/// - `requests` below 1 or a `window` of zero or less makes every call of the resource throw
+///   ``NetLayerError/Code/invalidValue`` naming the limit, before anything is sent (the resource's
+///   `init` does not throw, as with an invalid domain).
+/// - A `window` longer than ``maximumWindow`` is clamped to it.
 public struct RateLimit: Sendable, Hashable {
-    /// How many requests may start within any window of length ``window``. Always at least 1.
+    /// How many requests may start within any window of length ``window``, as given.
     public let requests: Int
 
-    /// The length of the sliding window. Zero or negative means this limit imposes no limit.
+    /// The length of the sliding window, as given.
     public let window: Duration
+
+    /// The longest window enforced: 366 days. Longer windows are clamped to it, since instants
+    /// that far ahead overflow the clock's arithmetic.
+    public static let maximumWindow: Duration = .seconds(366 * 86_400)
 
     /// Creates a limit of `requests` requests per sliding window of length `window`.
     ///
     /// - Parameters:
-    ///   - requests: The number of requests allowed to start within any window of length `window`.
-    ///     Values below 1 are clamped to 1.
-    ///   - window: The length of the sliding window, measured on a monotonic clock. A value of zero or
-    ///     less makes this limit a no-op (``isUnlimited`` is `true`).
+    ///   - requests: The number of requests allowed to start within any window of length `window`;
+    ///     at least 1.
+    ///   - window: The length of the sliding window, measured on a monotonic clock; longer than zero.
     public init(requests: Int, per window: Duration) {
-        self.requests = max(1, requests)
+        self.requests = requests
         self.window = window
     }
 
-    /// `true` when this limit imposes nothing, that is when ``window`` is zero or negative.
-    public var isUnlimited: Bool { window <= .zero }
+    /// Why this limit cannot be enforced, or `nil` when it is valid.
+    var problem: String? {
+        if requests < 1 { return "\(self) allows fewer than 1 request" }
+        if window <= .zero { return "\(self) has a window that is not longer than zero" }
+        return nil
+    }
 
-    /// At most `requests` requests per second (sliding). `requests` below 1 is clamped to 1.
+    /// The window actually enforced (clamped to ``maximumWindow``).
+    var enforcedWindow: Duration { min(window, Self.maximumWindow) }
+
+    /// At most `requests` requests per second (sliding).
     public static func perSecond(_ requests: Int) -> RateLimit {
         RateLimit(requests: requests, per: .seconds(1))
     }
 
-    /// At most `requests` requests per minute (sliding). `requests` below 1 is clamped to 1.
+    /// At most `requests` requests per minute (sliding).
     public static func perMinute(_ requests: Int) -> RateLimit {
         RateLimit(requests: requests, per: .seconds(60))
     }
 
-    /// At most `requests` requests per hour (sliding). `requests` below 1 is clamped to 1.
+    /// At most `requests` requests per hour (sliding).
     public static func perHour(_ requests: Int) -> RateLimit {
         RateLimit(requests: requests, per: .seconds(3600))
     }
 }
 
 extension RateLimit: CustomStringConvertible {
-    /// A short human-readable form, such as `5 per 1.0 seconds`, or `unlimited`.
-    public var description: String {
-        isUnlimited ? "unlimited" : "\(requests) per \(window)"
-    }
+    /// A short human-readable form, such as `5 per 1.0 seconds`.
+    public var description: String { "\(requests) per \(window)" }
 }

@@ -19,8 +19,8 @@
 /// When there are no limits (``isUnlimited``), callers may skip the limiter entirely and avoid the
 /// actor hop.
 package actor RateLimiter {
-    /// The limits this limiter enforces: the ones given to ``init(limits:)`` minus those that impose no
-    /// limit (``RateLimit/isUnlimited``).
+    /// The limits this limiter enforces: the valid ones given to ``init(limits:)`` (invalid limits are
+    /// reported by the resource, which never sends then).
     package nonisolated let limits: [RateLimit]
 
     /// `true` when there is nothing to enforce, so callers may skip ``acquire()`` (and the actor hop).
@@ -39,10 +39,10 @@ package actor RateLimiter {
 
     /// Creates a limiter enforcing all of `limits` at once.
     ///
-    /// - Parameter limits: The limits to enforce. Limits with a non-positive window impose nothing and
-    ///   are dropped; an empty list (the default) makes an unlimited limiter.
+    /// - Parameter limits: The limits to enforce. Invalid limits (see ``RateLimit``) are dropped;
+    ///   an empty list (the default) makes an unlimited limiter.
     package init(limits: [RateLimit] = []) {
-        let effective = limits.filter { !$0.isUnlimited }
+        let effective = limits.filter { $0.problem == nil }
         self.limits = effective
         self.schedule = RateLimitSchedule(limits: effective)
     }
@@ -191,10 +191,10 @@ private struct WaiterQueue {
 package struct RateLimitSchedule: Sendable {
     private var rings: [Ring]
 
-    /// Creates an empty schedule for `limits`; limits that impose nothing are ignored.
+    /// Creates an empty schedule for `limits`; invalid limits are ignored.
     package init(limits: [RateLimit]) {
-        rings = limits.filter { !$0.isUnlimited }.map {
-            Ring(capacity: max(1, $0.requests), window: $0.window)
+        rings = limits.filter { $0.problem == nil }.map {
+            Ring(capacity: max(1, $0.requests), window: $0.enforcedWindow)
         }
     }
 

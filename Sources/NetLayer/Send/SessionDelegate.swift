@@ -133,18 +133,19 @@ final class TaskExchange: @unchecked Sendable {
 /// redirects and completion. Unchecked Sendable: `exchanges` is only touched under `lock`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
-    private var exchanges: [Int: TaskExchange] = [:]
+    /// Keyed by task identity: with two sessions (see ``URLSessionTransport``) task identifiers repeat.
+    private var exchanges: [ObjectIdentifier: TaskExchange] = [:]
     /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until the
     /// sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
     private var unclaimedChallenges: [(method: String?, url: URL?, response: HTTPURLResponse)] = []
     private static let unclaimedLimit = 64
 
     func register(_ exchange: TaskExchange) {
-        lock.withLock { exchanges[exchange.task.taskIdentifier] = exchange }
+        lock.withLock { exchanges[ObjectIdentifier(exchange.task)] = exchange }
     }
 
     func unregister(_ exchange: TaskExchange) {
-        _ = lock.withLock { exchanges.removeValue(forKey: exchange.task.taskIdentifier) }
+        _ = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(exchange.task)) }
     }
 
     /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged.
@@ -160,7 +161,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
-        lock.withLock { exchanges[task.taskIdentifier] }
+        lock.withLock { exchanges[ObjectIdentifier(task)] }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -172,6 +173,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         totalBytesExpectedToSend: Int64
     ) {
         exchange(for: task)?.sent()
+    }
+
+    /// NetLayer follows redirects itself (see ``RedirectRule``): URLSession hands the 3xx back.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 
     func urlSession(
@@ -201,7 +210,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = lock.withLock { exchanges.removeValue(forKey: task.taskIdentifier) }
+        let exchange = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(task)) }
         exchange?.complete(error: error)
     }
 }

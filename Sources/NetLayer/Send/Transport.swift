@@ -32,4 +32,23 @@ public struct Timeouts: Sendable, Hashable {
 
     /// Whether either limit is set.
     var isEmpty: Bool { idle == nil && total == nil }
+
+    /// The longest timeout NetLayer passes on: 7 days. Longer values are clamped to it, because
+    /// Foundation and the clock arithmetic behind timers overflow (and crash) on absurd values,
+    /// and no request is meant to stay open longer.
+    public static let maximum: Duration = .seconds(7 * 86_400)
+
+    /// Both limits checked and clamped.
+    /// - Throws: ``NetLayerError/Code/invalidValue`` for a limit of zero or less.
+    static func checked(idle: Duration?, total: Duration?) throws(NetLayerError) -> Timeouts {
+        func check(_ value: Duration?, _ name: String) throws(NetLayerError) -> Duration? {
+            guard let value else { return nil }
+            if value <= .zero {
+                throw .invalidValue(
+                    part: name, reason: "\(value) is not longer than zero; leave it nil for no limit")
+            }
+            return min(value, maximum)
+        }
+        return Timeouts(idle: try check(idle, "timeout"), total: try check(total, "resourceTimeout"))
+    }
 }

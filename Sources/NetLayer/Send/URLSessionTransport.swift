@@ -7,11 +7,23 @@ import Foundation
 /// The default transport: one `URLSession` driven through an internal session delegate.
 ///
 /// The transport enforces the idle timeout and total deadline itself (Linux URLSession truncates
-/// sub-second timeouts and ignores `timeoutIntervalForResource`), and turns a `401` with a `Basic`
-/// challenge into a normal response instead of the hang Linux URLSession shows.
+/// sub-second timeouts and ignores `timeoutIntervalForResource`), turns a `401` with a `Basic`
+/// challenge into a normal response instead of the hang Linux URLSession shows, and hands redirects
+/// back to NetLayer instead of following them.
+///
+/// On Linux, a request that must not be sent twice goes on a connection of its own. libcurl, under
+/// Linux URLSession, silently resends a request whose kept-alive connection the server had closed:
+/// a POST could reach the server twice, and a request with a body hangs until its idle timeout,
+/// because the body cannot be replayed. So requests with a non-idempotent method (POST, PATCH, any
+/// extension method) or with a body use a second session and carry `Connection: close`, so each
+/// gets a new connection, which libcurl never retries. Idempotent requests without a body (GET,
+/// HEAD, DELETE, OPTIONS, …) keep reusing connections; a resend of those is what RFC 9110 §9.2.2
+/// allows, and the server never sees a half request.
 public final class URLSessionTransport: Transport {
     /// The session; it belongs to this transport and is invalidated when the transport goes away.
     public let session: URLSession
+    /// Linux only: the session for requests that must not be replayed (see the type's notes).
+    private let freshConnectionSession: URLSession?
     private let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
@@ -23,10 +35,32 @@ public final class URLSessionTransport: Transport {
         queue.maxConcurrentOperationCount = 1
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        #if canImport(FoundationNetworking)
+            self.freshConnectionSession = URLSession(
+                configuration: configuration, delegate: delegate, delegateQueue: queue)
+        #else
+            self.freshConnectionSession = nil
+        #endif
     }
 
     deinit {
         session.finishTasksAndInvalidate()
+        freshConnectionSession?.finishTasksAndInvalidate()
+    }
+
+    /// Methods a transport may resend after a stale connection (RFC 9110 §9.2.2).
+    static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
+
+    /// The session for `request`, with `Connection: close` added when it must get a connection of
+    /// its own.
+    private func route(_ request: inout URLRequest) -> URLSession {
+        guard let freshConnectionSession else { return session }
+        let replayable =
+            Self.idempotentMethods.contains(request.httpMethod ?? "GET")
+            && (request.httpBody?.isEmpty ?? true) && request.httpBodyStream == nil
+        if replayable { return session }
+        request.setValue("close", forHTTPHeaderField: "Connection")
+        return freshConnectionSession
     }
 
     /// Sends the request through the session.
@@ -34,12 +68,15 @@ public final class URLSessionTransport: Transport {
     ///   `CancellationError` when the calling task is cancelled.
     public func send(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
-        return try await timeouts.isEmpty ? sendDirectly(request) : sendWatched(request, timeouts: timeouts)
+        var request = request
+        let session = route(&request)
+        return try await timeouts.isEmpty
+            ? sendDirectly(request, session: session) : sendWatched(request, session: session, timeouts: timeouts)
     }
 
     /// No limit to enforce: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
-    private func sendDirectly(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
         do {
             let (data, response) = try await session.data(for: request)
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
@@ -52,7 +89,7 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Limits to enforce: a delegate-driven task whose bytes are watched by a timer.
-    private func sendWatched(_ request: URLRequest, timeouts: Timeouts) async throws -> (
+    private func sendWatched(_ request: URLRequest, session: URLSession, timeouts: Timeouts) async throws -> (
         Data, HTTPURLResponse
     ) {
         let task = session.dataTask(with: request)
