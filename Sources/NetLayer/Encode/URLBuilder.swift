@@ -73,7 +73,9 @@ enum URLBuilder {
             hostPart = authority[..<colon]
             port = authority[authority.index(after: colon)...]
         }
-        if hostPart.isEmpty || hostPart.contains("[") || hostPart.dropFirst().dropLast().contains("]") {
+        let bracketed = hostPart.first == "["
+        let inner = bracketed ? hostPart.dropFirst().dropLast() : hostPart
+        if inner.isEmpty || inner.contains("[") || inner.contains("]") {
             throw .invalidURL(part: "domain", value: domain, reason: "it has no usable host")
         }
         if let port {
