@@ -1,0 +1,153 @@
+import Foundation
+import NetLayer
+import Testing
+
+extension WireTests {
+    /// Issue 5 defect 6: every text NetLayer prints (debug lines for success and failure, curl,
+    /// error descriptions) is redacted the same way, and known secret values are masked wherever
+    /// they appear, including in bodies that echo them.
+    @Suite("Redaction of every printed text")
+    struct RedactionTests {
+        static let server = TestServerPool.make()
+
+        @Test func curlOfMultipartRedactsSecretFieldsAndStillRuns() async throws {
+            // Printed `password` and `api_key` multipart fields in clear.
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let executor = TestAPI(server: server).target(path).makeExecutor(
+                method: .post, params: ["password": "hunter2-pw", "api_key": "sk-live-1234", "name": "ann"],
+                files: ["doc": .data(Data("hello".utf8), filename: "a b.txt")])
+            let curl = try executor.curlDescription
+            #expect(!curl.contains("hunter2-pw") && !curl.contains("sk-live-1234"), "\(curl)")
+            #expect(curl.contains("--form-string 'password=<redacted>'"))
+            #expect(curl.contains("--form-string 'name=ann'"))
+            let status = try await runBash(curl + " --silent --show-error --output /dev/null")
+            #expect(status == 0, "\(curl)")
+            let received = try #require(server.requests(path: path).first)
+            #expect(received.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(received.bodyString.contains("name=\"doc\"; filename=\"a b.txt\""))
+            #expect(received.bodyString.contains("hello"))
+        }
+
+        @Test func failureLineAndErrorDescriptionsRedactTheURL() async throws {
+            // The debug ✕ line and NetLayerError.description printed `api_key=` values.
+            let server = try Self.server.get()
+            let lines = LineCollector()
+            let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+            do {
+                try await EchoTarget(resource: api, path: "/drop").makeExecutor(params: ["api_key": "sk-drop-9876"])
+                    .execute()
+                Issue.record("expected a transport error")
+            } catch let error as NetLayerError {
+                #expect(!error.description.contains("sk-drop-9876"), "\(error)")
+                #expect(!error.debugDescription.contains("sk-drop-9876"))
+            }
+            let failure = try #require(lines.lines.first { $0.contains("✕") })
+            #expect(failure.contains("api_key=<redacted>"), "\(failure)")
+            #expect(!lines.lines.joined().contains("sk-drop-9876"))
+
+            do {
+                try await EchoTarget(resource: api, path: "/status/404").makeExecutor(params: ["token": "tok-404-abc"])
+                    .execute()
+            } catch let error as NetLayerError {
+                #expect(error.code == .unacceptableStatus)
+                #expect(error.description.contains("token=<redacted>"), "\(error)")
+                #expect(!error.description.contains("tok-404-abc"))
+            }
+        }
+
+        @Test func echoedSecretsAreMaskedInBodiesErrorsAndDebugLines() async throws {
+            // APIs answer "Incorrect API key provided: sk-…".
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                let key = request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? "?"
+                return .json(#"{"error":"Incorrect API key provided: \#(key)"}"#, status: 401)
+            }
+            let lines = LineCollector()
+            let api = TestAPI(
+                server: server, headers: ["Authorization": "Bearer sk-proj-SECRET42"],
+                options: ResourceOptions(debug: true, log: lines.sink))
+            do {
+                try await api.target(path).makeExecutor().execute()
+                Issue.record("expected 401")
+            } catch let error as NetLayerError {
+                #expect(error.statusCode == 401)
+                // The raw body is the caller's to read; every text NetLayer makes of it is masked.
+                #expect(error.body.map { String(decoding: $0, as: UTF8.self) }?.contains("sk-proj-SECRET42") == true)
+                #expect(error.bodyPreview()?.contains("sk-proj-SECRET42") == false)
+                #expect(error.bodyPreview()?.contains("Incorrect API key provided: <redacted>") == true)
+                #expect(!error.debugDescription.contains("sk-proj-SECRET42"), "\(error.debugDescription)")
+            }
+            #expect(!lines.lines.joined(separator: "\n").contains("sk-proj-SECRET42"), "\(lines.lines)")
+        }
+
+        @Test func decodingErrorPreviewMasksEchoedSecrets() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in .json(#"{"echo":"\#(request.rawQuery ?? "")"}"#) }
+            do {
+                _ = try await TestAPI(server: server).target(path).makeExecutor(params: ["password": "pw-echo-77"])
+                    .execute(model: Book.self)
+            } catch let error as NetLayerError {
+                #expect(error.code == .decodingFailed)
+                #expect(!error.description.contains("pw-echo-77"), "\(error)")
+            }
+        }
+
+        @Test func formBodyGivenAsDataIsRedactedByField() async throws {
+            let server = try Self.server.get()
+            let lines = LineCollector()
+            let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+            let executor = api.target(uniquePath()).makeExecutor(
+                method: .post,
+                body: .data(Data("user=ann&password=pw-form-55".utf8), contentType: "application/x-www-form-urlencoded"))
+            try await executor.execute()
+            let curl = try executor.curlDescription
+            #expect(curl.contains("--data-binary 'user=ann&password=<redacted>'"), "\(curl)")
+            #expect(lines.lines.contains { $0.contains("body: user=ann&password=<redacted>") }, "\(lines.lines)")
+            #expect(!(lines.lines.joined() + curl).contains("pw-form-55"))
+        }
+
+        @Test func secretPathPartsAreRedacted() async throws {
+            let server = try Self.server.get()
+            let lines = LineCollector()
+            let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+            let base = uniquePath()
+            let executor = api.target(base + "/reset/:token").makeExecutor(pathParts: ["token": "rst-abc-123"])
+            try await executor.execute()
+            #expect(server.requests(path: base + "/reset/rst-abc-123").count == 1)
+            let curl = try executor.curlDescription
+            #expect(curl.contains("/reset/<redacted>"), "\(curl)")
+            #expect(lines.lines.contains { $0.contains("/reset/<redacted>") })
+            let short = api.target(base + "/:token/x").makeExecutor(pathParts: ["token": "ab"])
+            #expect(try short.curlDescription.contains("\(base)/<redacted>/x"))
+            do {
+                try await EchoTarget(resource: api, path: "/status/403/:token").makeExecutor(pathParts: [
+                    "token": "rst-xyz-999"
+                ]).execute()
+            } catch let error as NetLayerError {
+                #expect(!error.description.contains("rst-xyz-999"), "\(error)")
+            }
+            #expect(!(lines.lines.joined() + curl).contains("rst-abc-123"))
+        }
+
+        @Test func redactionNoneShowsEverything() throws {
+            let api = TestAPI(
+                server: try Self.server.get(), headers: ["Authorization": "Bearer visible"],
+                options: ResourceOptions(redaction: .none))
+            let curl = try api.target("/x").makeExecutor(params: ["token": "t0k"]).curlDescription
+            #expect(curl.contains("Bearer visible") && curl.contains("token=t0k"))
+        }
+
+        private func runBash(_ command: String) async throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", command]
+            return try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+}
