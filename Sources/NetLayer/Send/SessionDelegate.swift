@@ -137,7 +137,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private var exchanges: [ObjectIdentifier: TaskExchange] = [:]
     /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until the
     /// sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
-    private var unclaimedChallenges: [(method: String?, url: URL?, response: HTTPURLResponse)] = []
+    private var unclaimedChallenges:
+        [(task: ObjectIdentifier, method: String?, url: URL?, response: HTTPURLResponse)] = []
     private static let unclaimedLimit = 64
 
     func register(_ exchange: TaskExchange) {
@@ -148,14 +149,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(exchange.task)) }
     }
 
-    /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged.
-    func takeChallengeResponse(for request: URLRequest) -> HTTPURLResponse? {
+    /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged:
+    /// found by the task's identity when the sender knows it (it saw body bytes), else by method and
+    /// URL (a 401 without a body).
+    func takeChallengeResponse(task: ObjectIdentifier?, request: URLRequest) -> HTTPURLResponse? {
         lock.withLock {
-            guard
-                let index = unclaimedChallenges.firstIndex(where: {
+            let index =
+                task.flatMap { id in unclaimedChallenges.firstIndex { $0.task == id } }
+                ?? unclaimedChallenges.firstIndex {
                     $0.url == request.url && $0.method == (request.httpMethod ?? "GET")
-                })
-            else { return nil }
+                }
+            guard let index else { return nil }
             return unclaimedChallenges.remove(at: index).response
         }
     }
@@ -199,7 +203,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                         if unclaimedChallenges.count >= Self.unclaimedLimit {
                             unclaimedChallenges.removeFirst()
                         }
-                        unclaimedChallenges.append((request?.httpMethod ?? "GET", request?.url, response))
+                        unclaimedChallenges.append(
+                            (ObjectIdentifier(task), request?.httpMethod ?? "GET", request?.url, response))
                     }
                 }
                 completionHandler(.cancelAuthenticationChallenge, nil)
@@ -221,5 +226,31 @@ extension Duration {
         let seconds = self.seconds
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
         return "\((seconds * 1000).rounded() / 1000) s"
+    }
+}
+
+/// Linux only: the per-task delegate of a `data(for:)` call. It keeps the first bytes of the body,
+/// because when Linux URLSession meets a `401` with a `Basic` challenge, the session delegate must
+/// cancel the task, and `data(for:)` then throws away the body it had already read. With these
+/// bytes the call reports the same 401 body as a delegate-driven task. Unchecked Sendable: the
+/// fields are only touched under `lock`.
+final class ChallengeBodyRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// The most body bytes kept: an error page, never a download.
+    static let limit = 64 * 1024
+    private let lock = NSLock()
+    private var bytes = Data()
+    private var taskID: ObjectIdentifier?
+
+    /// The task's identity, once a body byte arrived.
+    var task: ObjectIdentifier? { lock.withLock { taskID } }
+    /// The first ``limit`` bytes of the body.
+    var body: Data { lock.withLock { bytes } }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock {
+            taskID = ObjectIdentifier(dataTask)
+            let room = Self.limit - bytes.count
+            if room > 0 { bytes.append(data.prefix(room)) }
+        }
     }
 }

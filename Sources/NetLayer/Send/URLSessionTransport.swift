@@ -77,13 +77,24 @@ public final class URLSessionTransport: Transport {
     /// No limit to enforce: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
     private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+            let recorder = ChallengeBodyRecorder()
+        #endif
         do {
-            let (data, response) = try await session.data(for: request)
+            #if canImport(FoundationNetworking)
+                let (data, response) = try await session.data(for: request, delegate: recorder)
+            #else
+                let (data, response) = try await session.data(for: request)
+            #endif
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             return (data, http)
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // Cancelled by the session delegate's auth-challenge handling, not by the caller.
-            if let challenged = delegate.takeChallengeResponse(for: request) { return (Data(), challenged) }
+            #if canImport(FoundationNetworking)
+                if let challenged = delegate.takeChallengeResponse(task: recorder.task, request: request) {
+                    return (recorder.body, challenged)
+                }
+            #endif
             throw error
         }
     }

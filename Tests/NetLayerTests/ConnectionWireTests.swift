@@ -1,0 +1,115 @@
+import Foundation
+import NetLayer
+import Testing
+
+extension WireTests {
+    /// Issue 5 defects 7 and 10: the same 401 on both send paths, and what happens when a server
+    /// closes a kept-alive connection just as the next request arrives.
+    @Suite("Connections and challenges")
+    struct ConnectionWireTests {
+        static let server = TestServerPool.make()
+        static let paths: [Duration?] = [nil, .seconds(10)]
+
+        @Test(arguments: paths)
+        func basicChallengeKeepsItsBodyOnBothPaths(_ timeout: Duration?) async throws {
+            // The no-timeout path lost the 22-byte body ("auth required" here).
+            let api = TestAPI(server: try Self.server.get())
+            let start = ContinuousClock.now
+            do {
+                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(timeout: timeout).execute()
+                Issue.record("expected 401")
+            } catch let error as NetLayerError {
+                #expect(error.statusCode == 401)
+                #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == "auth required")
+                #expect(error.header("WWW-Authenticate") == "Basic realm=\"netlayer-test\"")
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+
+        @Test func concurrentIdenticalChallengedCallsEachGetTheirOwnResponse() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                var response = TestResponse.text("body of \(request.header("X-N") ?? "?")", status: 401)
+                response.addHeader("WWW-Authenticate", "Basic realm=\"r\"")
+                response.addHeader("X-N", request.header("X-N") ?? "?")
+                return response.delayed(by: .milliseconds(Int64.random(in: 0...30)))
+            }
+            let api = TestAPI(server: server)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        do {
+                            try await api.target(path).makeExecutor(headers: ["X-N": "\(n)"]).execute()
+                            Issue.record("expected 401")
+                        } catch let error as NetLayerError {
+                            #expect(error.header("X-N") == "\(n)")
+                            #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == "body of \(n)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+
+        /// Answers the first request of a connection; closes without answering any later one, as a
+        /// server whose keep-alive timer fires just as the next request arrives.
+        private func dropOnReusedConnection(_ server: TestServer, _ path: String) {
+            server.route(path) { request in
+                request.sequenceOnConnection >= 2 ? .drop() : TestRoutes.echo(request)
+            }
+        }
+
+        @Test(arguments: paths, [HTTPMethod.post, .patch, .put])
+        func requestsWithBodiesAreNeverResentAndNeverHang(_ timeout: Duration?, _ method: HTTPMethod) async throws {
+            // A POST on a stale kept-alive connection hung until the idle timeout (libcurl resent its
+            // head without the body).
+            let server = try Self.server.get()
+            let path = uniquePath()
+            dropOnReusedConnection(server, path)
+            let api = TestAPI(server: server)
+            for round in 0..<3 {
+                try await api.target(path + "/warm").makeExecutor().execute()  // a connection to reuse
+                let start = ContinuousClock.now
+                let data = try await api.target(path).makeExecutor(
+                    method: method, params: ["round": round], timeout: timeout
+                ).execute()
+                #expect(ContinuousClock.now - start < .seconds(3))
+                #expect(String(decoding: data, as: UTF8.self).contains("round=\(round)"))
+            }
+            let received = server.requests(path: path)
+            #expect(received.count == 3, "sent \(received.count) times")
+            #expect(received.allSatisfy { $0.sequenceOnConnection == 1 })
+            #expect(received.allSatisfy { $0.header("Connection") == "close" })
+        }
+
+        @Test func idempotentRequestsWithoutBodyKeepReusingConnections() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let api = TestAPI(server: server)
+            for _ in 0..<4 { try await api.target(path).makeExecutor().execute() }
+            let received = server.requests(path: path)
+            #expect(Set(received.map(\.connectionID)).count == 1)
+            #expect(received.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+        }
+
+        @Test func idempotentRequestsOnAStaleConnectionCompletePromptly() async throws {
+            // Documented, RFC 9110 §9.2.2: URLSession may resend an idempotent request without a body
+            // once on a new connection; it completes promptly and is never half sent.
+            let server = try Self.server.get()
+            let path = uniquePath()
+            dropOnReusedConnection(server, path)
+            let api = TestAPI(server: server)
+            for method in [HTTPMethod.get, .delete] {
+                server.reset()
+                try await api.target(path + "/warm").makeExecutor().execute()
+                let start = ContinuousClock.now
+                try await api.target(path).makeExecutor(method: method).execute()
+                #expect(ContinuousClock.now - start < .seconds(3))
+                let received = server.requests(path: path)
+                #expect((1...2).contains(received.count))
+                #expect(received.last?.sequenceOnConnection == 1)
+            }
+        }
+    }
+}
