@@ -141,7 +141,7 @@ extension WireTests {
             let target = uniquePath()
             let api = TestAPI(server: server, options: ResourceOptions(validation: .none))
             let response = try await EchoTarget(resource: api, path: redirectPath(to: target, status: 302))
-                .makeExecutor(redirects: RedirectPolicy.none).response()
+                .makeExecutor(redirects: RedirectPolicy.doNotFollow).response()
             #expect(response.statusCode == 302)
             #expect(response.httpResponse.value(forHTTPHeaderField: "Location") == target)
             #expect(response.redirects.isEmpty)
@@ -157,6 +157,19 @@ extension WireTests {
             #expect(response.redirects.map(\.statusCode) == [301, 307])
             #expect(response.redirects.last?.to.path == final)
             #expect(response.url?.path == final)
+        }
+
+        @Test func guideRecipeForRedirects() async throws {
+            let server = try Self.server.get()
+            let final = uniquePath()
+            // The lines of Docs/Guide.md "Redirects", so the recipe cannot rot.
+            let options = ResourceOptions(redirects: RedirectPolicy(maximum: 5))
+            let target = EchoTarget(resource: TestAPI(server: server, options: options), path: redirectPath(to: final, status: 302))
+            let executor = target.makeExecutor(redirects: .doNotFollow)  // the 3xx itself is the result
+            let response = try await target.makeExecutor().response()
+            print(response.url as Any, response.redirects.map(\.statusCode))
+            #expect(response.redirects.map(\.statusCode) == [302])
+            await #expect(throws: NetLayerError.self) { try await executor.execute() }
         }
 
         @Test func redirectRuleRefusesDowngradeAndOtherSchemes() throws {

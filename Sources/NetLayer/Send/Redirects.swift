@@ -40,7 +40,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     public static let `default` = RedirectPolicy()
 
     /// Follow no redirect: the 3xx response is the result.
-    public static let none = RedirectPolicy(maximum: 0)
+    public static let doNotFollow = RedirectPolicy(maximum: 0)
 }
 
 /// One redirect that was followed.
