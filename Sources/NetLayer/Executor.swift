@@ -181,12 +181,12 @@ public struct Executor: Sendable {
         -> NetLayerError
     {
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        let where_ = " (\(method) \(request.url.map { Redaction.stripCredentials($0) } ?? "?"))"
         let redactor = redactor(for: prepared)
+        let location = " (\(method) \(request.url.map { redactor.url($0) } ?? "?"))"
         let failure: NetLayerError
         if var known = error as? NetLayerError {
             if known.code == .timedOut || known.code == .tooManyRedirects || known.code == .redirectRefused {
-                known.message += where_
+                known.message += location
             }
             failure = known
         } else if error is CancellationError {
@@ -196,7 +196,7 @@ public struct Executor: Sendable {
             case .cancelled: failure = .cancelled
             case .timedOut:
                 var timedOut = NetLayerError.timedOut(
-                    "the session's own timeout elapsed (\(urlError.localizedDescription))\(where_)")
+                    "the session's own timeout elapsed (\(urlError.localizedDescription))\(location)")
                 timedOut.urlError = urlError
                 failure = timedOut
             default: failure = .transport(urlError, method: method, url: request.url, redactor: redactor)

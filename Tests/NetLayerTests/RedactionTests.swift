@@ -56,6 +56,18 @@ extension WireTests {
             }
         }
 
+        @Test func timeoutErrorsNameTheRequestRedacted() async throws {
+            let server = try Self.server.get()
+            do {
+                try await EchoTarget(resource: TestAPI(server: server), path: "/delay/1000")
+                    .makeExecutor(params: ["api_key": "abc"], timeout: .milliseconds(100)).execute()
+                Issue.record("expected a timeout")
+            } catch let error as NetLayerError {
+                #expect(error.code == .timedOut)
+                #expect(error.description.contains("(GET http://\(server.hostAndPort)/delay/1000?api_key=<redacted>)"), "\(error)")
+            }
+        }
+
         @Test func echoedSecretsAreMaskedInBodiesErrorsAndDebugLines() async throws {
             // APIs answer "Incorrect API key provided: sk-…".
             let server = try Self.server.get()
