@@ -1,6 +1,11 @@
 import Foundation
-import NetLayer
 import Testing
+
+@testable import NetLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension WireTests {
     /// Issue 5 defects 7 and 10: the same 401 on both send paths, and what happens when a server
@@ -81,6 +86,30 @@ extension WireTests {
             #expect(received.count == 3, "sent \(received.count) times")
             #expect(received.allSatisfy { $0.sequenceOnConnection == 1 })
             #expect(received.allSatisfy { $0.header("Connection") == "close" })
+        }
+
+        @Test func allRequestsReuseConnectionsWhenTheTransportIsToldTo() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let api = TestAPI(server: server, transport: URLSessionTransport(connectionReuse: .allRequests))
+            for _ in 0..<3 { try await api.target(path).makeExecutor(method: .post, params: ["a": 1]).execute() }
+            let received = server.requests(path: path)
+            #expect(received.count == 3)
+            #expect(Set(received.map(\.connectionID)).count == 1)
+        }
+
+        @Test func transportUsedDirectlyChecksAndClampsTimeouts() async throws {
+            let server = try Self.server.get()
+            let transport = URLSessionTransport()
+            await #expect(throws: NetLayerError.self) {
+                _ = try await transport.send(URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .zero))
+            }
+            let (_, response) = try await transport.send(
+                URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .seconds(Int64.max / 2)))
+            #expect(response.statusCode == 200)
+            var error = NetLayerError(.invalidValue, "x")
+            error.body = Data("abc".utf8)
+            #expect(error.bodyPreview(limit: -5) == "… (3 bytes in all)")
         }
 
         @Test func idempotentRequestsWithoutBodyKeepReusingConnections() async throws {

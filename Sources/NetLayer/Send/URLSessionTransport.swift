@@ -20,6 +20,17 @@ import Foundation
 /// HEAD, DELETE, OPTIONS, …) keep reusing connections; a resend of those is what RFC 9110 §9.2.2
 /// allows, and the server never sees a half request.
 public final class URLSessionTransport: Transport {
+    /// Which requests may share kept-alive connections (matters on Linux only).
+    public enum ConnectionReuse: Sendable, Hashable {
+        /// Only requests libcurl may safely resend: idempotent methods without a body. Others get a
+        /// connection of their own. The default: nothing is sent twice, nothing hangs.
+        case replayableRequestsOnly
+        /// Every request. Saves a connection (and over TLS a handshake) per POST, at the risk
+        /// described on ``URLSessionTransport``: a POST resent, a request with a body hanging until
+        /// its idle timeout when the server closes a kept-alive connection.
+        case allRequests
+    }
+
     /// The session; it belongs to this transport and is invalidated when the transport goes away.
     public let session: URLSession
     /// Linux only: the session for requests that must not be replayed (see the type's notes).
@@ -27,8 +38,12 @@ public final class URLSessionTransport: Transport {
     private let delegate: SessionDelegate
 
     /// Creates a transport with its own session.
-    /// - Parameter configuration: Default `URLSessionConfiguration.default`.
-    public init(configuration: URLSessionConfiguration = .default) {
+    /// - Parameters:
+    ///   - configuration: Default `URLSessionConfiguration.default`.
+    ///   - connectionReuse: Default ``ConnectionReuse/replayableRequestsOnly``.
+    public init(
+        configuration: URLSessionConfiguration = .default, connectionReuse: ConnectionReuse = .replayableRequestsOnly
+    ) {
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "NetLayer.URLSessionTransport"
@@ -36,8 +51,9 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if canImport(FoundationNetworking)
-            self.freshConnectionSession = URLSession(
-                configuration: configuration, delegate: delegate, delegateQueue: queue)
+            self.freshConnectionSession =
+                connectionReuse == .allRequests
+                ? nil : URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #else
             self.freshConnectionSession = nil
         #endif
@@ -65,9 +81,12 @@ public final class URLSessionTransport: Transport {
 
     /// Sends the request through the session.
     /// - Throws: `URLError` from the session, ``NetLayerError/Code/timedOut`` when a limit elapses,
-    ///   `CancellationError` when the calling task is cancelled.
+    ///   ``NetLayerError/Code/invalidValue`` for a limit of zero or less (longer than
+    ///   ``Timeouts/maximum`` is clamped), `CancellationError` when the calling task is cancelled.
     public func send(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
+        // Checked here too, for callers that use the transport directly.
+        let timeouts = try Timeouts.checked(idle: timeouts.idle, total: timeouts.total)
         var request = request
         let session = route(&request)
         return try await timeouts.isEmpty

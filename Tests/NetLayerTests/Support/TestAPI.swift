@@ -6,11 +6,11 @@ import Testing
 final class TestAPI: Resource, @unchecked Sendable {
     init(
         server: TestServer, version: String? = nil, headers: [String: String] = [:], params: Params = [:],
-        rateLimits: [RateLimit] = [], options: ResourceOptions = ResourceOptions()
+        rateLimits: [RateLimit] = [], transport: (any Transport)? = nil, options: ResourceOptions = ResourceOptions()
     ) {
         super.init(
             protocol: .http, domain: server.hostAndPort, version: version, defaultHeaders: headers,
-            defaultParams: params, rateLimits: rateLimits, options: options)
+            defaultParams: params, rateLimits: rateLimits, transport: transport, options: options)
     }
 
     func target(_ path: String, headers: [String: String] = [:], params: Params = [:]) -> EchoTarget {
