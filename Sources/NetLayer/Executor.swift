@@ -115,7 +115,9 @@ public struct Executor: Sendable {
 
     private func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
         let prepared = try prepare()
-        let log = (debug || resource.options.debug) ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
+        let log =
+            (debug || resource.options.debug)
+            ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
         log?.request(prepared)
         let start = ContinuousClock.now
         var request = prepared.urlRequest
@@ -126,13 +128,15 @@ public struct Executor: Sendable {
             while true {
                 let (body, head) = try await send(request, timeouts: prepared.timeouts, since: start)
                 guard redirectPolicy.maximum > 0,
-                    let (next, redirect) = try RedirectRule.next(after: request, response: head, policy: redirectPolicy)
+                    let (next, redirect) = try RedirectRule.next(
+                        after: request, response: head, policy: redirectPolicy)
                 else {
                     (data, response) = (body, head)
                     break
                 }
                 if redirects.count >= redirectPolicy.maximum {
-                    throw NetLayerError.tooManyRedirects(redirects + [redirect], limit: redirectPolicy.maximum)
+                    throw NetLayerError.tooManyRedirects(
+                        redirects + [redirect], limit: redirectPolicy.maximum)
                 }
                 redirects.append(redirect)
                 log?.redirect(redirect)
@@ -213,7 +217,9 @@ public struct Executor: Sendable {
         let data = exchange.data
         if let empty = Empty() as? Model { return empty }
         // `Item?` from a 204 or an empty body is nil.
-        if data.isEmpty, let optional = Model.self as? any OptionalModel.Type, let none = optional.nilModel as? Model {
+        if data.isEmpty, let optional = Model.self as? any OptionalModel.Type,
+            let none = optional.nilModel as? Model
+        {
             return none
         }
         if let raw = data as? Model { return raw }

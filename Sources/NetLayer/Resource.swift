@@ -83,9 +83,10 @@ open class Resource: @unchecked Sendable {
         self.transport = transport ?? URLSessionTransport()
         self.options = options
         self.rateLimiter = RateLimiter(limits: rateLimits)
-        self.rateLimitProblem = rateLimits.enumerated().lazy.compactMap { index, limit in
-            limit.problem.map { NetLayerError.invalidValue(part: "rateLimits[\(index)]", reason: $0) }
-        }.first
+        self.rateLimitProblem =
+            rateLimits.enumerated().lazy.compactMap { index, limit in
+                limit.problem.map { NetLayerError.invalidValue(part: "rateLimits[\(index)]", reason: $0) }
+            }.first
         self.base = Result { () throws(NetLayerError) in
             try URLBuilder.base(scheme: scheme, domain: domain, version: version)
         }

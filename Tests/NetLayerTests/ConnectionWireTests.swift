@@ -21,7 +21,8 @@ extension WireTests {
             let api = TestAPI(server: try Self.server.get())
             let start = ContinuousClock.now
             do {
-                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(timeout: timeout).execute()
+                try await EchoTarget(resource: api, path: "/basic-auth").makeExecutor(timeout: timeout)
+                    .execute()
                 Issue.record("expected 401")
             } catch let error as NetLayerError {
                 #expect(error.statusCode == 401)
@@ -66,7 +67,9 @@ extension WireTests {
         }
 
         @Test(arguments: paths, [HTTPMethod.post, .patch, .put])
-        func requestsWithBodiesAreNeverResentAndNeverHang(_ timeout: Duration?, _ method: HTTPMethod) async throws {
+        func requestsWithBodiesAreNeverResentAndNeverHang(_ timeout: Duration?, _ method: HTTPMethod)
+            async throws
+        {
             // A POST on a stale kept-alive connection hung until the idle timeout (libcurl resent its
             // head without the body).
             let server = try Self.server.get()
@@ -92,7 +95,9 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             let api = TestAPI(server: server, transport: URLSessionTransport(connectionReuse: .allRequests))
-            for _ in 0..<3 { try await api.target(path).makeExecutor(method: .post, params: ["a": 1]).execute() }
+            for _ in 0..<3 {
+                try await api.target(path).makeExecutor(method: .post, params: ["a": 1]).execute()
+            }
             let received = server.requests(path: path)
             #expect(received.count == 3)
             #expect(Set(received.map(\.connectionID)).count == 1)
@@ -102,7 +107,8 @@ extension WireTests {
             let server = try Self.server.get()
             let transport = URLSessionTransport()
             await #expect(throws: NetLayerError.self) {
-                _ = try await transport.send(URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .zero))
+                _ = try await transport.send(
+                    URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .zero))
             }
             let (_, response) = try await transport.send(
                 URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .seconds(Int64.max / 2)))

@@ -68,7 +68,8 @@ extension WireTests {
             let server = try Self.server.get()
             for value in [Duration.nanoseconds(1), .microseconds(1), .milliseconds(1)] {
                 do {
-                    try await TestAPI(server: server).target("/delay/200").makeExecutor(timeout: value).execute()
+                    try await TestAPI(server: server).target("/delay/200").makeExecutor(timeout: value)
+                        .execute()
                     Issue.record("expected a timeout for \(value)")
                 } catch let error as NetLayerError {
                     #expect(error.code == .timedOut, "\(error)")
@@ -79,7 +80,8 @@ extension WireTests {
         // MARK: 2. Framing headers (request smuggling)
 
         static let framingNames = [
-            "Content-Length", "transfer-encoding", "CONNECTION", "Keep-Alive", "TE", "Trailer", "Upgrade", "Host",
+            "Content-Length", "transfer-encoding", "CONNECTION", "Keep-Alive", "TE", "Trailer", "Upgrade",
+            "Host",
         ]
 
         @Test(arguments: framingNames)
@@ -94,7 +96,8 @@ extension WireTests {
             for (api, target, callHeaders) in levels {
                 let bound = EchoTarget(resource: api, path: path, headers: target.headers)
                 let error = await expectRefused(
-                    bound.makeExecutor(method: .post, headers: callHeaders, body: .data(Data("123456789012".utf8))),
+                    bound.makeExecutor(
+                        method: .post, headers: callHeaders, body: .data(Data("123456789012".utf8))),
                     code: .invalidHeader, server: server, path: path)
                 #expect(error?.part == name)
             }
@@ -132,8 +135,10 @@ extension WireTests {
         @Test func extensionMethodTokensStillWork() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            try await TestAPI(server: server).target(path).makeExecutor(method: HTTPMethod(rawValue: "propfind"))
-                .execute()
+            try await TestAPI(server: server).target(path).makeExecutor(
+                method: HTTPMethod(rawValue: "propfind")
+            )
+            .execute()
             #expect(server.requests(path: path).first?.method == "PROPFIND")
         }
 
@@ -160,7 +165,8 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             let file = FilePart.data(
-                Data("hi".utf8), filename: "a.txt", contentType: "text/plain\r\nContent-Disposition: form-data; name=\"evil\"")
+                Data("hi".utf8), filename: "a.txt",
+                contentType: "text/plain\r\nContent-Disposition: form-data; name=\"evil\"")
             _ = await expectRefused(
                 TestAPI(server: server).target(path).makeExecutor(method: .post, files: ["f": file]),
                 code: .invalidHeader, server: server, path: path)
@@ -200,7 +206,9 @@ extension WireTests {
             #expect(subpath?.part == "subpath")
         }
 
-        @Test(arguments: ["127.0.0.1:99999", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:8a", ":8080", "user:pw@127.0.0.1"])
+        @Test(arguments: [
+            "127.0.0.1:99999", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:8a", ":8080", "user:pw@127.0.0.1",
+        ])
         func unusableDomainsAreInvalidURLsNotTransportErrors(_ domain: String) async throws {
             let api = Resource(protocol: .http, domain: domain)
             do {
@@ -256,7 +264,8 @@ extension WireTests {
             for executor in [
                 target.makeExecutor(pathParts: ["id": 1], params: ["x": number]),
                 target.makeExecutor(method: .post, pathParts: ["id": 1], params: ["x": nested]),
-                target.makeExecutor(method: .post, pathParts: ["id": 1], params: ["x": number], encoding: .json),
+                target.makeExecutor(
+                    method: .post, pathParts: ["id": 1], params: ["x": number], encoding: .json),
                 target.makeExecutor(
                     method: .post, pathParts: ["id": 1], params: ["x": number],
                     files: ["f": .data(Data(), filename: "f")]),
@@ -264,9 +273,11 @@ extension WireTests {
                 _ = await expectRefused(executor, code: .encodingFailed, server: server, path: path)
             }
             _ = await expectRefused(
-                target.makeExecutor(pathParts: ["id": number]), code: .invalidPathPart, server: server, path: path)
+                target.makeExecutor(pathParts: ["id": number]), code: .invalidPathPart, server: server,
+                path: path)
             _ = await expectRefused(
-                target.makeExecutor(pathParts: ["id": Float.nan]), code: .invalidPathPart, server: server, path: path)
+                target.makeExecutor(pathParts: ["id": Float.nan]), code: .invalidPathPart, server: server,
+                path: path)
         }
 
         @Test func aPathPartGivenTwiceIsRefused() async throws {

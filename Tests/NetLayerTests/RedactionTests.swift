@@ -35,8 +35,10 @@ extension WireTests {
             let lines = LineCollector()
             let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
             do {
-                try await EchoTarget(resource: api, path: "/drop").makeExecutor(params: ["api_key": "sk-drop-9876"])
-                    .execute()
+                try await EchoTarget(resource: api, path: "/drop").makeExecutor(params: [
+                    "api_key": "sk-drop-9876"
+                ])
+                .execute()
                 Issue.record("expected a transport error")
             } catch let error as NetLayerError {
                 #expect(!error.description.contains("sk-drop-9876"), "\(error)")
@@ -47,8 +49,10 @@ extension WireTests {
             #expect(!lines.lines.joined().contains("sk-drop-9876"))
 
             do {
-                try await EchoTarget(resource: api, path: "/status/404").makeExecutor(params: ["token": "tok-404-abc"])
-                    .execute()
+                try await EchoTarget(resource: api, path: "/status/404").makeExecutor(params: [
+                    "token": "tok-404-abc"
+                ])
+                .execute()
             } catch let error as NetLayerError {
                 #expect(error.code == .unacceptableStatus)
                 #expect(error.description.contains("token=<redacted>"), "\(error)")
@@ -64,7 +68,9 @@ extension WireTests {
                 Issue.record("expected a timeout")
             } catch let error as NetLayerError {
                 #expect(error.code == .timedOut)
-                #expect(error.description.contains("(GET http://\(server.hostAndPort)/delay/1000?api_key=<redacted>)"), "\(error)")
+                #expect(
+                    error.description.contains(
+                        "(GET http://\(server.hostAndPort)/delay/1000?api_key=<redacted>)"), "\(error)")
             }
         }
 
@@ -73,7 +79,8 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { request in
-                let key = request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? "?"
+                let key =
+                    request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "") ?? "?"
                 return .json(#"{"error":"Incorrect API key provided: \#(key)"}"#, status: 401)
             }
             let lines = LineCollector()
@@ -86,7 +93,9 @@ extension WireTests {
             } catch let error as NetLayerError {
                 #expect(error.statusCode == 401)
                 // The raw body is the caller's to read; every text NetLayer makes of it is masked.
-                #expect(error.body.map { String(decoding: $0, as: UTF8.self) }?.contains("sk-proj-SECRET42") == true)
+                #expect(
+                    error.body.map { String(decoding: $0, as: UTF8.self) }?.contains("sk-proj-SECRET42")
+                        == true)
                 #expect(error.bodyPreview()?.contains("sk-proj-SECRET42") == false)
                 #expect(error.bodyPreview()?.contains("Incorrect API key provided: <redacted>") == true)
                 #expect(!error.debugDescription.contains("sk-proj-SECRET42"), "\(error.debugDescription)")
@@ -99,8 +108,10 @@ extension WireTests {
             let path = uniquePath()
             server.route(path) { request in .json(#"{"echo":"\#(request.rawQuery ?? "")"}"#) }
             do {
-                _ = try await TestAPI(server: server).target(path).makeExecutor(params: ["password": "pw-echo-77"])
-                    .execute(model: Book.self)
+                _ = try await TestAPI(server: server).target(path).makeExecutor(params: [
+                    "password": "pw-echo-77"
+                ])
+                .execute(model: Book.self)
             } catch let error as NetLayerError {
                 #expect(error.code == .decodingFailed)
                 #expect(!error.description.contains("pw-echo-77"), "\(error)")
@@ -113,11 +124,14 @@ extension WireTests {
             let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
             let executor = api.target(uniquePath()).makeExecutor(
                 method: .post,
-                body: .data(Data("user=ann&password=pw-form-55".utf8), contentType: "application/x-www-form-urlencoded"))
+                body: .data(
+                    Data("user=ann&password=pw-form-55".utf8),
+                    contentType: "application/x-www-form-urlencoded"))
             try await executor.execute()
             let curl = try executor.curlDescription
             #expect(curl.contains("--data-binary 'user=ann&password=<redacted>'"), "\(curl)")
-            #expect(lines.lines.contains { $0.contains("body: user=ann&password=<redacted>") }, "\(lines.lines)")
+            #expect(
+                lines.lines.contains { $0.contains("body: user=ann&password=<redacted>") }, "\(lines.lines)")
             #expect(!(lines.lines.joined() + curl).contains("pw-form-55"))
         }
 
@@ -126,7 +140,8 @@ extension WireTests {
             let lines = LineCollector()
             let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
             let base = uniquePath()
-            let executor = api.target(base + "/reset/:token").makeExecutor(pathParts: ["token": "rst-abc-123"])
+            let executor = api.target(base + "/reset/:token").makeExecutor(pathParts: ["token": "rst-abc-123"]
+            )
             try await executor.execute()
             #expect(server.requests(path: base + "/reset/rst-abc-123").count == 1)
             let curl = try executor.curlDescription

@@ -1,11 +1,11 @@
 import Foundation
+import Testing
+
+@testable import NetLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
-
-@testable import NetLayer
 
 extension WireTests {
     /// Issue 5 defect 4: NetLayer decides every redirect (RFC 9110 §15.4), on both send paths.
@@ -21,13 +21,17 @@ extension WireTests {
         }
 
         @Test(arguments: [307, 308], paths)
-        func temporaryAndPermanentRedirectsKeepMethodAndExactBody(_ status: Int, _ timeout: Duration?) async throws {
+        func temporaryAndPermanentRedirectsKeepMethodAndExactBody(_ status: Int, _ timeout: Duration?)
+            async throws
+        {
             // A POST answered with 307/308 was re-sent with an empty body, still labelled JSON.
             let server = try Self.server.get()
             let target = uniquePath()
             let api = TestAPI(server: server)
             let response = try await EchoTarget(resource: api, path: redirectPath(to: target, status: status))
-                .makeExecutor(method: .post, body: .json(NewBook(title: "Dune", tags: ["a"])), timeout: timeout)
+                .makeExecutor(
+                    method: .post, body: .json(NewBook(title: "Dune", tags: ["a"])), timeout: timeout
+                )
                 .response()
             let received = try #require(server.requests(path: target).first)
             #expect(received.method == "POST")
@@ -91,8 +95,10 @@ extension WireTests {
             let api = TestAPI(
                 server: server,
                 headers: ["Authorization": "Bearer s3cret", "Cookie": "session=abc", "X-Trace": "1"])
-            try await api.target(start).makeExecutor(headers: ["Proxy-Authorization": "Basic eA=="], timeout: timeout)
-                .execute()
+            try await api.target(start).makeExecutor(
+                headers: ["Proxy-Authorization": "Basic eA=="], timeout: timeout
+            )
+            .execute()
             let received = try #require(other.requests(path: landing).first)
             #expect(received.header("Authorization") == nil)
             #expect(received.header("Proxy-Authorization") == nil)
@@ -104,7 +110,8 @@ extension WireTests {
             let server = try Self.server.get()
             let target = uniquePath()
             let api = TestAPI(server: server, headers: ["Authorization": "Bearer s3cret"])
-            try await EchoTarget(resource: api, path: redirectPath(to: target, status: 302)).makeExecutor().execute()
+            try await EchoTarget(resource: api, path: redirectPath(to: target, status: 302)).makeExecutor()
+                .execute()
             #expect(server.requests(path: target).first?.header("Authorization") == "Bearer s3cret")
         }
 
@@ -152,8 +159,11 @@ extension WireTests {
             let server = try Self.server.get()
             let final = uniquePath()
             let middle = redirectPath(to: final, status: 307)
-            let first = "/redirect?to=" + middle.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&status=301"
-            let response = try await EchoTarget(resource: TestAPI(server: server), path: first).makeExecutor().response()
+            let first =
+                "/redirect?to=" + middle.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                + "&status=301"
+            let response = try await EchoTarget(resource: TestAPI(server: server), path: first).makeExecutor()
+                .response()
             #expect(response.redirects.map(\.statusCode) == [301, 307])
             #expect(response.redirects.last?.to.path == final)
             #expect(response.url?.path == final)
@@ -164,7 +174,9 @@ extension WireTests {
             let final = uniquePath()
             // The lines of Docs/Guide.md "Redirects", so the recipe cannot rot.
             let options = ResourceOptions(redirects: RedirectPolicy(maximum: 5))
-            let target = EchoTarget(resource: TestAPI(server: server, options: options), path: redirectPath(to: final, status: 302))
+            let target = EchoTarget(
+                resource: TestAPI(server: server, options: options),
+                path: redirectPath(to: final, status: 302))
             let executor = target.makeExecutor(redirects: .doNotFollow)  // the 3xx itself is the result
             let response = try await target.makeExecutor().response()
             print(response.url as Any, response.redirects.map(\.statusCode))
@@ -173,7 +185,9 @@ extension WireTests {
         }
 
         @Test func redirectRuleRefusesDowngradeAndOtherSchemes() throws {
-            func next(_ from: String, _ location: String, policy: RedirectPolicy = .default) throws -> URLRequest? {
+            func next(_ from: String, _ location: String, policy: RedirectPolicy = .default) throws
+                -> URLRequest?
+            {
                 var request = URLRequest(url: URL(string: from)!)
                 request.httpMethod = "GET"
                 let response = HTTPURLResponse(
@@ -185,7 +199,8 @@ extension WireTests {
             #expect(throws: NetLayerError.self) { try next("http://a.example/x", "ftp://a.example/y") }
             #expect(throws: NetLayerError.self) { try next("http://a.example/x", "file:///etc/passwd") }
             let allowed = try next(
-                "https://a.example/x", "http://a.example/y", policy: RedirectPolicy(allowsInsecureRedirects: true))
+                "https://a.example/x", "http://a.example/y",
+                policy: RedirectPolicy(allowsInsecureRedirects: true))
             #expect(allowed?.url?.absoluteString == "http://a.example/y")
             let relative = try next("http://a.example/dir/x?q=1", "../y#frag")
             #expect(relative?.url?.absoluteString == "http://a.example/y")

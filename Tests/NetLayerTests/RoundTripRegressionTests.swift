@@ -30,11 +30,14 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             try await TestAPI(server: server).target(path).makeExecutor(
-                method: .post, params: ["a\\": "v"], files: ["f\\": .data(Data("x".utf8), filename: "C:\\dir\\x\".txt")]
+                method: .post, params: ["a\\": "v"],
+                files: ["f\\": .data(Data("x".utf8), filename: "C:\\dir\\x\".txt")]
             ).execute()
             let body = try #require(server.requests(path: path).first?.bodyString)
             #expect(body.contains(#"Content-Disposition: form-data; name="a\\""#), "\(body)")
-            #expect(body.contains(#"Content-Disposition: form-data; name="f\\"; filename="C:\\dir\\x%22.txt""#), "\(body)")
+            #expect(
+                body.contains(#"Content-Disposition: form-data; name="f\\"; filename="C:\\dir\\x%22.txt""#),
+                "\(body)")
         }
 
         @Test func nilArrayElementsCloseUpTheIndexes() async throws {
@@ -42,25 +45,34 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             let value = ParamValue.array([.null, ["a": 1], .null, .array([2, .null, 3])])
-            try await TestAPI(server: server).target(path).makeExecutor(params: ["k": value, "s": ParamValue.array([.null, "x"])])
-                .execute()
+            try await TestAPI(server: server).target(path).makeExecutor(params: [
+                "k": value, "s": ParamValue.array([.null, "x"]),
+            ])
+            .execute()
             let query = try #require(server.requests(path: path).first?.rawQuery)
             #expect(query == "k%5B0%5D%5Ba%5D=1&k%5B1%5D%5B%5D=2&k%5B1%5D%5B%5D=3&s%5B%5D=x")
-            try await TestAPI(server: server).target(path).makeExecutor(method: .post, params: ["k": value], encoding: .json)
-                .execute()
+            try await TestAPI(server: server).target(path).makeExecutor(
+                method: .post, params: ["k": value], encoding: .json
+            )
+            .execute()
             #expect(server.requests(path: path).last?.bodyString == #"{"k":[{"a":1},[2,3]]}"#)
         }
 
         @Test func emptyContainersAreOmittedFromQueriesAndFormsButKeptInJSON() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let params: Params = ["e": [String](), "d": [String: Int](), "n": [[String]()] as [[String]], "x": 1]
+            let params: Params = [
+                "e": [String](), "d": [String: Int](), "n": [[String]()] as [[String]], "x": 1,
+            ]
             try await TestAPI(server: server).target(path).makeExecutor(params: params).execute()
             #expect(server.requests(path: path).first?.rawQuery == "x=1")
-            try await TestAPI(server: server).target(path).makeExecutor(method: .post, params: params).execute()
-            #expect(server.requests(path: path).last?.bodyString == "x=1")
-            try await TestAPI(server: server).target(path).makeExecutor(method: .post, params: params, encoding: .json)
+            try await TestAPI(server: server).target(path).makeExecutor(method: .post, params: params)
                 .execute()
+            #expect(server.requests(path: path).last?.bodyString == "x=1")
+            try await TestAPI(server: server).target(path).makeExecutor(
+                method: .post, params: params, encoding: .json
+            )
+            .execute()
             #expect(server.requests(path: path).last?.bodyString == #"{"d":{},"e":[],"n":[[]],"x":1}"#)
         }
     }

@@ -13,8 +13,11 @@ enum CurlDescription {
         parts.append(quote(redactor.url(prepared.url)))
         for field in prepared.headers.sorted {
             // curl writes its own multipart boundary, so ours would be wrong.
-            if prepared.placement == .multipart && field.name.caseInsensitiveEquals("Content-Type") { continue }
-            parts.append("-H \(quote("\(field.name): \(redactor.headerValue(field.value, for: field.name))"))")
+            if prepared.placement == .multipart && field.name.caseInsensitiveEquals("Content-Type") {
+                continue
+            }
+            parts.append(
+                "-H \(quote("\(field.name): \(redactor.headerValue(field.value, for: field.name))"))")
         }
         if prepared.placement == .multipart {
             parts += multipartArguments(prepared, redactor: redactor)
@@ -46,7 +49,8 @@ enum CurlDescription {
             if case .data = file.source {
                 // Process substitution must stay outside single quotes.
                 let parts = spec.components(separatedBy: source)
-                arguments.append("-F \(quote(parts[0]))\(source)\(quote(parts.dropFirst().joined(separator: source)))")
+                arguments.append(
+                    "-F \(quote(parts[0]))\(source)\(quote(parts.dropFirst().joined(separator: source)))")
             } else {
                 arguments.append("-F \(quote(spec))")
             }

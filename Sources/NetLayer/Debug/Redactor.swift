@@ -38,7 +38,8 @@ struct Redactor: Sendable {
                 found.append(String(field.value[field.value.index(after: space)...]).trimmingTrailingSpaces())
             }
         }
-        for pair in FormEncoder(options: .default).pairs(prepared.params) where redaction.isSecret(pair.name) {
+        for pair in FormEncoder(options: .default).pairs(prepared.params) where redaction.isSecret(pair.name)
+        {
             found.append(pair.value)
         }
         for (key, value) in pathParts {
@@ -99,8 +100,10 @@ struct Redactor: Sendable {
             let queryStart = text.firstIndex(of: "?") ?? text.endIndex
             let schemeEnd = text.range(of: "://")?.upperBound ?? text.startIndex
             let pathStart = text[schemeEnd..<queryStart].firstIndex(of: "/") ?? queryStart
-            let segments = text[pathStart..<queryStart].split(separator: "/", omittingEmptySubsequences: false)
-                .map { secretSegments.contains(String($0)) ? redaction.placeholder : String($0) }
+            let segments = text[pathStart..<queryStart].split(
+                separator: "/", omittingEmptySubsequences: false
+            )
+            .map { secretSegments.contains(String($0)) ? redaction.placeholder : String($0) }
             text = String(text[..<pathStart]) + segments.joined(separator: "/") + text[queryStart...]
         }
         return mask(text)

@@ -20,7 +20,9 @@ struct RequestLog {
     }
 
     func request(_ prepared: PreparedRequest) {
-        let headers = prepared.headers.sorted.map { "\($0.name): \(redactor.headerValue($0.value, for: $0.name))" }
+        let headers = prepared.headers.sorted.map {
+            "\($0.name): \(redactor.headerValue($0.value, for: $0.name))"
+        }
         let params = redactor.mask(
             redactor.redaction.formText(FormEncoder(options: encoding).encode(prepared.params)))
         sink.block([

@@ -39,7 +39,8 @@ struct MultipartEncoder: Sendable {
         for name in FormEncoder.sortedKeys(files) {
             guard let file = files[name] else { continue }
             // The part's Content-Type goes into a header block: the same rules as any header value.
-            _ = try HeaderFields.validatedValue(file.contentType, name: "Content-Type of file part \"\(name)\"")
+            _ = try HeaderFields.validatedValue(
+                file.contentType, name: "Content-Type of file part \"\(name)\"")
             body.append(
                 contentsOf:
                     "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n"

@@ -171,7 +171,8 @@ enum ParamCheck {
         switch value {
         case .number(let text):
             if !JSONParams.isJSONNumber(text) {
-                throw .encodingFailed("param \(path) is \(text), which is not a finite number and cannot be sent")
+                throw .encodingFailed(
+                    "param \(path) is \(text), which is not a finite number and cannot be sent")
             }
         case .array(let items):
             for (index, item) in items.enumerated() { try check(item, path: "\(path)[\(index)]") }

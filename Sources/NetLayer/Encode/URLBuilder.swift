@@ -59,7 +59,8 @@ enum URLBuilder {
         var port: Substring?
         if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]") else {
-                throw .invalidURL(part: "domain", value: domain, reason: "its IPv6 address has no closing ']'")
+                throw .invalidURL(
+                    part: "domain", value: domain, reason: "its IPv6 address has no closing ']'")
             }
             hostPart = authority[...close]
             let rest = authority[authority.index(after: close)...]
@@ -83,7 +84,8 @@ enum URLBuilder {
                 let number = Int(port), (1...65535).contains(number)
             else {
                 throw .invalidURL(
-                    part: "domain", value: domain, reason: "its port \"\(port)\" is not a number from 1 to 65535")
+                    part: "domain", value: domain,
+                    reason: "its port \"\(port)\" is not a number from 1 to 65535")
             }
         }
     }

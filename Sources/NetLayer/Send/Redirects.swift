@@ -82,15 +82,18 @@ enum RedirectRule {
             resolved.host?.isEmpty == false
         else {
             throw .redirectRefused(
-                "\(response.statusCode) redirect to \(location.debugDescription), which is not an http(s) URL")
+                "\(response.statusCode) redirect to \(location.debugDescription), which is not an http(s) URL"
+            )
         }
         if from.scheme?.lowercased() == "https" && scheme == "http" && !policy.allowsInsecureRedirects {
             throw .redirectRefused(
-                "\(response.statusCode) redirect from https to http refused (RedirectPolicy.allowsInsecureRedirects)")
+                "\(response.statusCode) redirect from https to http refused (RedirectPolicy.allowsInsecureRedirects)"
+            )
         }
         // A fragment is never sent.
         var target = resolved
-        if resolved.fragment != nil, var parts = URLComponents(url: resolved, resolvingAgainstBaseURL: false) {
+        if resolved.fragment != nil, var parts = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
+        {
             parts.fragment = nil
             target = parts.url ?? resolved
         }
@@ -99,19 +102,22 @@ enum RedirectRule {
         next.url = target
         let method = request.httpMethod ?? "GET"
         let status = response.statusCode
-        let becomesGET = (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST")
+        let becomesGET =
+            (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST")
         if becomesGET {
             next.httpMethod = "GET"
             next.httpBody = nil
             for name in contentHeaders { next.setValue(nil, forHTTPHeaderField: name) }
         }
         if !sameOrigin(from, target) {
-            for (name, _) in next.allHTTPHeaderFields ?? [:] where policy.sensitiveHeaders.contains(name.lowercased()) {
+            for (name, _) in next.allHTTPHeaderFields ?? [:]
+            where policy.sensitiveHeaders.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
         let redirect = Redirect(
-            statusCode: status, from: from, to: target, method: HTTPMethod(rawValue: next.httpMethod ?? "GET"))
+            statusCode: status, from: from, to: target, method: HTTPMethod(rawValue: next.httpMethod ?? "GET")
+        )
         return (next, redirect)
     }
 

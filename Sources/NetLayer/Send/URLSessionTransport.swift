@@ -42,7 +42,8 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: Default `URLSessionConfiguration.default`.
     ///   - connectionReuse: Default ``ConnectionReuse/replayableRequestsOnly``.
     public init(
-        configuration: URLSessionConfiguration = .default, connectionReuse: ConnectionReuse = .replayableRequestsOnly
+        configuration: URLSessionConfiguration = .default,
+        connectionReuse: ConnectionReuse = .replayableRequestsOnly
     ) {
         let delegate = SessionDelegate()
         let queue = OperationQueue()
@@ -90,12 +91,15 @@ public final class URLSessionTransport: Transport {
         var request = request
         let session = route(&request)
         return try await timeouts.isEmpty
-            ? sendDirectly(request, session: session) : sendWatched(request, session: session, timeouts: timeouts)
+            ? sendDirectly(request, session: session)
+            : sendWatched(request, session: session, timeouts: timeouts)
     }
 
     /// No limit to enforce: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
-    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
+    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         #if canImport(FoundationNetworking)
             let recorder = ChallengeBodyRecorder()
         #endif

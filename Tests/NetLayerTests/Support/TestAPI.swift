@@ -6,7 +6,8 @@ import Testing
 final class TestAPI: Resource, @unchecked Sendable {
     init(
         server: TestServer, version: String? = nil, headers: [String: String] = [:], params: Params = [:],
-        rateLimits: [RateLimit] = [], transport: (any Transport)? = nil, options: ResourceOptions = ResourceOptions()
+        rateLimits: [RateLimit] = [], transport: (any Transport)? = nil,
+        options: ResourceOptions = ResourceOptions()
     ) {
         super.init(
             protocol: .http, domain: server.hostAndPort, version: version, defaultHeaders: headers,
