@@ -36,6 +36,9 @@ public final class URLSessionTransport: Transport {
     /// Linux only: the session for requests that must not be replayed (see the type's notes).
     private let freshConnectionSession: URLSession?
     private let delegate: SessionDelegate
+    /// Linux: hosts that have sent an authentication challenge; their `data(for:)` calls record
+    /// the first body bytes so a 401's body survives the challenge's cancellation.
+    private let challengedHosts = ChallengedHosts()
 
     /// Creates a transport with its own session.
     /// - Parameters:
@@ -97,15 +100,19 @@ public final class URLSessionTransport: Transport {
 
     /// No limit to enforce: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
-    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (
-        Data, HTTPURLResponse
-    ) {
+    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
         #if canImport(FoundationNetworking)
-            let recorder = ChallengeBodyRecorder()
+            let host = request.url.map(Self.hostKey)
+            let recorder = host.map(challengedHosts.contains) == true ? ChallengeBodyRecorder() : nil
         #endif
         do {
             #if canImport(FoundationNetworking)
-                let (data, response) = try await session.data(for: request, delegate: recorder)
+                let (data, response) =
+                    if let recorder {
+                        try await session.data(for: request, delegate: recorder)
+                    } else {
+                        try await session.data(for: request)
+                    }
             #else
                 let (data, response) = try await session.data(for: request)
             #endif
@@ -114,12 +121,19 @@ public final class URLSessionTransport: Transport {
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // Cancelled by the session delegate's auth-challenge handling, not by the caller.
             #if canImport(FoundationNetworking)
-                if let challenged = delegate.takeChallengeResponse(task: recorder.task, request: request) {
-                    return (recorder.body, challenged)
+                if let challenged = delegate.takeChallengeResponse(task: recorder?.task, request: request) {
+                    // From now on this host's calls keep their 401 bodies (see ChallengeBodyRecorder).
+                    if let host { challengedHosts.insert(host) }
+                    return (recorder?.body ?? Data(), challenged)
                 }
             #endif
             throw error
         }
+    }
+
+    /// `scheme://host:port` of a URL.
+    private static func hostKey(_ url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
     }
 
     /// Limits to enforce: a delegate-driven task whose bytes are watched by a timer.
