@@ -2,12 +2,15 @@
 # Wire-conformance check of NetLayer against a real httpbin on loopback.
 #
 # Creates (once) a virtualenv with httpbin + gunicorn under .build/httpbin-venv, starts httpbin on a
-# free 127.0.0.1 port, runs Scripts/Conformance (one line per case, then "N passed, M failed") and
-# always stops httpbin again. Exit status: that of the conformance run (non-zero if any case failed).
+# free 127.0.0.1 port, runs Scripts/Conformance (one line per case, then "N passed, M failed"), then
+# the seeded request fuzzer of the test suite (Tests/NetLayerTests/Fuzz) against the same httpbin,
+# and always stops httpbin again. Exit status: non-zero if any conformance case or any fuzz case
+# failed.
 #
 # Needs only Swift and Python 3 (with venv) on the machine; pip fetches from PyPI the first time.
 # Environment: PYTHON (default python3), CONFIGURATION (debug or release, default debug — the
-# debug build is the faster one overall here).
+# debug build is the faster one overall here), FUZZ_CASES (default 2000; 0 skips the fuzzer),
+# FUZZ_SEED (default: random, printed), FUZZ_ONLY (run only that case index of the seed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -110,4 +113,14 @@ fi
 status=0
 swift run --package-path "$ROOT/Scripts/Conformance" -c "$CONFIGURATION" httpbin-conformance "127.0.0.1:$PORT" \
     || status=$?
+
+# 4. The fuzzer: FUZZ_CASES generated calls, each compared with httpbin's view of it; a failure is
+# shrunk and printed as Swift source with the seed that reproduces it.
+FUZZ_CASES="${FUZZ_CASES:-2000}"
+if [[ "$FUZZ_CASES" != "0" ]]; then
+    fuzz_status=0
+    swift run --package-path "$ROOT/Scripts/Conformance" -c "$CONFIGURATION" httpbin-conformance "127.0.0.1:$PORT" \
+        fuzz "$FUZZ_CASES" "${FUZZ_SEED:-}" ${FUZZ_ONLY:+"$FUZZ_ONLY"} || fuzz_status=$?
+    if [[ "$status" -eq 0 ]]; then status=$fuzz_status; fi
+fi
 exit "$status"

@@ -9,9 +9,13 @@ import NetLayer
 struct Conformance {
     static func main() async {
         let arguments = CommandLine.arguments
-        guard arguments.count == 2 else {
+        let fuzz = arguments.count >= 4 && arguments[2] == "fuzz"
+        guard arguments.count == 2 || (fuzz && arguments.count <= 6) else {
             FileHandle.standardError.write(
-                Data("usage: httpbin-conformance HOST:PORT   (for example 127.0.0.1:8123)\n".utf8))
+                Data(
+                    ("usage: httpbin-conformance HOST:PORT   (for example 127.0.0.1:8123)\n"
+                        + "       httpbin-conformance HOST:PORT fuzz CASES [SEED [CASE]]   (random seed when absent)\n")
+                        .utf8))
             exit(2)
         }
         var address = arguments[1]
@@ -19,6 +23,18 @@ struct Conformance {
             address.removeFirst(scheme.count)
         }
         while address.hasSuffix("/") { address.removeLast() }
+        if fuzz {
+            guard let count = Int(arguments[3]), count >= 1,
+                arguments.count < 5 || arguments[4].isEmpty || UInt64(arguments[4]) != nil,
+                arguments.count < 6 || arguments[5].isEmpty || Int(arguments[5]) != nil
+            else {
+                FileHandle.standardError.write(Data("fuzz: CASES, SEED and CASE must be numbers\n".utf8))
+                exit(2)
+            }
+            let seed = arguments.count >= 5 ? UInt64(arguments[4]) : nil
+            let only = arguments.count >= 6 ? Int(arguments[5]) : nil
+            exit(await runFuzz(address: address, count: count, seed: seed, only: only))
+        }
 
         let temp = FileManager.default.temporaryDirectory.appendingPathComponent(
             "netlayer-conformance-\(UUID().uuidString)")
