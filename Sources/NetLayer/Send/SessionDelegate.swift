@@ -272,6 +272,8 @@ final class ChallengedHosts: @unchecked Sendable {
     private let lock = NSLock()
     private var hosts: Set<String> = []
 
+    var isEmpty: Bool { lock.withLock { hosts.isEmpty } }
+
     func contains(_ host: String) -> Bool { lock.withLock { hosts.contains(host) } }
 
     func insert(_ host: String) {

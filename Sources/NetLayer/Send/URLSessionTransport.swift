@@ -102,8 +102,10 @@ public final class URLSessionTransport: Transport {
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
     private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
         #if canImport(FoundationNetworking)
-            let host = request.url.map(Self.hostKey)
-            let recorder = host.map(challengedHosts.contains) == true ? ChallengeBodyRecorder() : nil
+            // Most transports never meet a challenge: then not even the host key is computed.
+            let recorder =
+                !challengedHosts.isEmpty && request.url.map(Self.hostKey).map(challengedHosts.contains) == true
+                ? ChallengeBodyRecorder() : nil
         #endif
         do {
             #if canImport(FoundationNetworking)
@@ -123,7 +125,7 @@ public final class URLSessionTransport: Transport {
             #if canImport(FoundationNetworking)
                 if let challenged = delegate.takeChallengeResponse(task: recorder?.task, request: request) {
                     // From now on this host's calls keep their 401 bodies (see ChallengeBodyRecorder).
-                    if let host { challengedHosts.insert(host) }
+                    if let url = request.url { challengedHosts.insert(Self.hostKey(url)) }
                     return (recorder?.body ?? Data(), challenged)
                 }
             #endif
