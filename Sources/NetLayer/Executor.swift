@@ -151,11 +151,12 @@ public struct Executor: Sendable {
         let duration = ContinuousClock.now - start
         log?.response(response, data: data, duration: duration)
         guard resource.options.validation.accepts(response) else {
+            let redactor = redactor(for: prepared)
             var failure = NetLayerError.unacceptableStatus(
                 response, body: data, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                redactor: redactor(for: prepared))
+                redactor: redactor)
             failure.redirects = redirects
-            throw failure.redacted(by: redactor(for: prepared))
+            throw failure.redacted(by: redactor)
         }
         return Exchange(
             data: data, response: response, request: request, duration: duration, redirects: redirects,

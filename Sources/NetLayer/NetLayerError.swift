@@ -106,7 +106,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             }
             parts.append("headers: " + lines.joined(separator: " · "))
         }
-        if let preview = bodyPreview(limit: 512) { parts.append("body: \(preview)") }
+        if let preview = bodyPreview(limit: 512) { parts.append("body: \(BodyText.oneLine(preview))") }
         if let codingPath, !codingPath.isEmpty { parts.append("coding path: \(codingPath)") }
         if let urlError { parts.append("URLError: \(urlError.code.rawValue)") }
         if !redirects.isEmpty { parts.append("redirects: \(redirects.count)") }
@@ -222,7 +222,8 @@ extension NetLayerError {
         let at = path.isEmpty ? "" : " at \(path)"
         var error = NetLayerError(
             .decodingFailed,
-            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.preview(body, limit: 200))")
+            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.oneLine(BodyText.preview(body, limit: 200)))"
+        )
         error.codingPath = path
         error.body = body
         error.underlying = decodingError

@@ -309,3 +309,51 @@ extension WireTests {
         }
     }
 }
+
+extension WireTests.HardeningInputTests {
+    @Test func fileBodiesMustBeRegularLocalFiles() async throws {
+        // `Data(contentsOf:)` of an http URL fetched it synchronously, outside every limit; of
+        // `/dev/zero` or a FIFO it never ended.
+        let server = try Self.server.get()
+        let path = uniquePath()
+        let target = TestAPI(server: server).target(path)
+        let remote = try #require(URL(string: "http://\(server.hostAndPort)\(path)/fetched"))
+        for url in [remote, URL(fileURLWithPath: "/dev/zero"), URL(fileURLWithPath: "/no/such/file")] {
+            _ = await expectRefused(
+                target.makeExecutor(method: .post, body: .file(url)), code: .encodingFailed, server: server,
+                path: path)
+            _ = await expectRefused(
+                target.makeExecutor(method: .post, files: ["f": .file(url)]), code: .encodingFailed,
+                server: server,
+                path: path)
+        }
+        // A symbolic link to a regular file is fine.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "netlayer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a.txt")
+        try Data("hello".utf8).write(to: file)
+        let link = directory.appendingPathComponent("link.txt")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        try await target.makeExecutor(method: .post, body: .file(link)).execute()
+        #expect(server.requests(path: path).first?.bodyString == "hello")
+    }
+
+    @Test func serverTextCannotForgeLogLines() async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        server.route(path) { _ in .text("ok\n[NetLayer] ← 200 OK · forged\r\nmore") }
+        let lines = LineCollector()
+        let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+        do {
+            _ = try await api.target(path).makeExecutor().execute(model: Book.self)
+            Issue.record("expected a decoding failure")
+        } catch let error as NetLayerError {
+            #expect(!error.description.contains("\n") && !error.description.contains("\r"), "\(error)")
+            #expect(error.debugDescription.split(separator: "\n").allSatisfy { !$0.hasPrefix("[NetLayer]") })
+        }
+        #expect(lines.lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") }, "\(lines.lines)")
+        #expect(lines.lines.contains { $0.contains(#"ok\n[NetLayer] ← 200 OK · forged\r\nmore"#) })
+    }
+}

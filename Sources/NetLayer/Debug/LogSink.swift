@@ -20,8 +20,10 @@ public struct LogSink: Sendable {
     /// Serialises blocks from concurrent requests so their lines never interleave.
     private static let blockLock = NSLock()
 
-    /// Writes several lines with no other block's lines between them.
+    /// Writes several lines with no other block's lines between them. Each is one physical line:
+    /// a CR or LF inside (from a body or a URL a server chose) is written as `\r` / `\n`.
     func block(_ lines: [String]) {
-        Self.blockLock.withLock { lines.forEach(write) }
+        let safe = lines.map(BodyText.oneLine)
+        Self.blockLock.withLock { safe.forEach(write) }
     }
 }

@@ -49,12 +49,7 @@ struct MultipartEncoder: Sendable {
             case .data(let data):
                 body.append(data)
             case .file(let url):
-                do {
-                    body.append(try Data(contentsOf: url))
-                } catch {
-                    throw .encodingFailed(
-                        "cannot read file part \"\(name)\" at \(url.path): \(error.localizedDescription)")
-                }
+                body.append(try FileRead.contents(of: url, what: "file part \"\(name)\""))
             }
             body.append(contentsOf: "\r\n".utf8)
         }

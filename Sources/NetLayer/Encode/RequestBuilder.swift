@@ -145,17 +145,35 @@ extension Executor {
             }
             ownType = MediaType.json
         case .file(let url, let contentType):
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                throw .encodingFailed("cannot read body file at \(url.path): \(error.localizedDescription)")
-            }
+            data = try FileRead.contents(of: url, what: "body file")
             ownType = contentType ?? MediaType.guess(forFilename: url.lastPathComponent)
         }
         if headers["Content-Type"] == nil, let ownType {
             headers.set("Content-Type", try HeaderFields.validatedValue(ownType, name: "Content-Type"))
         }
         return data
+    }
+}
+
+/// Reads a file a caller named, refusing what is not a regular local file.
+enum FileRead {
+    /// - Throws: ``NetLayerError`` `.encodingFailed` for a URL that is not a `file:` URL (reading
+    ///   `https://…` would fetch it synchronously, outside every limit), for anything but a regular
+    ///   file (a FIFO or `/dev/zero` never ends), and for an unreadable file.
+    static func contents(of url: URL, what: String) throws(NetLayerError) -> Data {
+        guard url.isFileURL else {
+            throw .encodingFailed("\(what) \(url.absoluteString.debugDescription) is not a file URL")
+        }
+        let path = url.resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            throw .encodingFailed("\(what) at \(url.path) is not a readable regular file")
+        }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw .encodingFailed("cannot read \(what) at \(url.path): \(error.localizedDescription)")
+        }
     }
 }
 

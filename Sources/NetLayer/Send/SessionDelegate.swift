@@ -156,7 +156,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         lock.withLock {
             let index =
                 task.flatMap { id in unclaimedChallenges.firstIndex { $0.task == id } }
-                ?? unclaimedChallenges.firstIndex { $0.request.map { Self.sameRequest($0, request) } ?? false }
+                ?? unclaimedChallenges.firstIndex {
+                    $0.request.map { Self.sameRequest($0, request) } ?? false
+                }
             guard let index else { return nil }
             return unclaimedChallenges.remove(at: index).response
         }

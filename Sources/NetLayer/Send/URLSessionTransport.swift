@@ -100,11 +100,14 @@ public final class URLSessionTransport: Transport {
 
     /// No limit to enforce: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
-    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (Data, HTTPURLResponse) {
+    private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (
+        Data, HTTPURLResponse
+    ) {
         #if canImport(FoundationNetworking)
             // Most transports never meet a challenge: then not even the host key is computed.
             let recorder =
-                !challengedHosts.isEmpty && request.url.map(Self.hostKey).map(challengedHosts.contains) == true
+                !challengedHosts.isEmpty
+                    && request.url.map(Self.hostKey).map(challengedHosts.contains) == true
                 ? ChallengeBodyRecorder() : nil
         #endif
         do {
