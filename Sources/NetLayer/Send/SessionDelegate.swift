@@ -140,6 +140,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private var unclaimedChallenges:
         [(task: ObjectIdentifier, request: URLRequest?, response: HTTPURLResponse)] = []
     private static let unclaimedLimit = 64
+    /// Linux: hosts (`scheme://host:port`) that have sent an authentication challenge; their
+    /// `data(for:)` calls record the body (see ``ChallengeBodyRecorder``). Bounded: past 1,024 hosts
+    /// it starts afresh.
+    private var challengedHosts: Set<String> = []
+
+    /// Whether `host` has sent an authentication challenge before (cheap when none ever did).
+    func hasChallenged(_ host: @autoclosure () -> String) -> Bool {
+        lock.withLock { !challengedHosts.isEmpty && challengedHosts.contains(host()) }
+    }
+
+    /// Remembers that `host` sent an authentication challenge.
+    func noteChallenge(from host: String) {
+        lock.withLock {
+            if challengedHosts.count >= 1024 { challengedHosts.removeAll() }
+            challengedHosts.insert(host)
+        }
+    }
 
     func register(_ exchange: TaskExchange) {
         lock.withLock { exchanges[ObjectIdentifier(exchange.task)] = exchange }
@@ -263,25 +280,6 @@ final class ChallengeBodyRecorder: NSObject, URLSessionDataDelegate, @unchecked 
             taskID = ObjectIdentifier(dataTask)
             let room = Self.limit - bytes.count
             if room > 0 { bytes.append(data.prefix(room)) }
-        }
-    }
-}
-
-/// The hosts that have sent an authentication challenge (see ``ChallengeBodyRecorder``). Bounded:
-/// past ``limit`` hosts it starts afresh. Unchecked Sendable: `hosts` is only touched under `lock`.
-final class ChallengedHosts: @unchecked Sendable {
-    static let limit = 1024
-    private let lock = NSLock()
-    private var hosts: Set<String> = []
-
-    var isEmpty: Bool { lock.withLock { hosts.isEmpty } }
-
-    func contains(_ host: String) -> Bool { lock.withLock { hosts.contains(host) } }
-
-    func insert(_ host: String) {
-        lock.withLock {
-            if hosts.count >= Self.limit { hosts.removeAll() }
-            hosts.insert(host)
         }
     }
 }

@@ -36,9 +36,6 @@ public final class URLSessionTransport: Transport {
     /// Linux only: the session for requests that must not be replayed (see the type's notes).
     private let freshConnectionSession: URLSession?
     private let delegate: SessionDelegate
-    /// Linux: hosts that have sent an authentication challenge; their `data(for:)` calls record
-    /// the first body bytes so a 401's body survives the challenge's cancellation.
-    private let challengedHosts = ChallengedHosts()
 
     /// Creates a transport with its own session.
     /// - Parameters:
@@ -106,8 +103,7 @@ public final class URLSessionTransport: Transport {
         #if canImport(FoundationNetworking)
             // Most transports never meet a challenge: then not even the host key is computed.
             let recorder =
-                !challengedHosts.isEmpty
-                    && request.url.map(Self.hostKey).map(challengedHosts.contains) == true
+                request.url.map { url in delegate.hasChallenged(Self.hostKey(url)) } == true
                 ? ChallengeBodyRecorder() : nil
         #endif
         do {
@@ -128,7 +124,7 @@ public final class URLSessionTransport: Transport {
             #if canImport(FoundationNetworking)
                 if let challenged = delegate.takeChallengeResponse(task: recorder?.task, request: request) {
                     // From now on this host's calls keep their 401 bodies (see ChallengeBodyRecorder).
-                    if let url = request.url { challengedHosts.insert(Self.hostKey(url)) }
+                    if let url = request.url { delegate.noteChallenge(from: Self.hostKey(url)) }
                     return (recorder?.body ?? Data(), challenged)
                 }
             #endif
