@@ -318,6 +318,13 @@ extension WireTests.HardeningInputTests {
         let path = uniquePath()
         let target = TestAPI(server: server).target(path)
         let remote = try #require(URL(string: "http://\(server.hostAndPort)\(path)/fetched"))
+        let withPassword = try #require(
+            URL(string: "http://user:pw-9876@\(server.hostAndPort)\(path)/fetched"))
+        let error = await expectRefused(
+            target.makeExecutor(method: .post, body: .file(withPassword)), code: .encodingFailed,
+            server: server,
+            path: path)
+        #expect(error.map { !$0.description.contains("pw-9876") } == true, "\(String(describing: error))")
         for url in [remote, URL(fileURLWithPath: "/dev/zero"), URL(fileURLWithPath: "/no/such/file")] {
             _ = await expectRefused(
                 target.makeExecutor(method: .post, body: .file(url)), code: .encodingFailed, server: server,

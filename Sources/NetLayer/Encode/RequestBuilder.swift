@@ -162,7 +162,8 @@ enum FileRead {
     ///   file (a FIFO or `/dev/zero` never ends), and for an unreadable file.
     static func contents(of url: URL, what: String) throws(NetLayerError) -> Data {
         guard url.isFileURL else {
-            throw .encodingFailed("\(what) \(url.absoluteString.debugDescription) is not a file URL")
+            throw .encodingFailed(
+                "\(what) \(Redaction.stripCredentials(url).debugDescription) is not a file URL")
         }
         let path = url.resolvingSymlinksInPath().path
         let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType

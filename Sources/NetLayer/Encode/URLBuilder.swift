@@ -125,7 +125,9 @@ enum URLBuilder {
             result += query
         }
         guard let url = URL(string: result) else {
-            throw .invalidURL(part: "path", value: path, reason: "the joined URL \(result) is not valid")
+            throw .invalidURL(
+                part: "path", value: path,
+                reason: "the URL it joins into is not valid (query not shown: it may hold secrets)")
         }
         return url
     }
