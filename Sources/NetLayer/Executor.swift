@@ -228,8 +228,9 @@ public struct Executor: Sendable {
         do {
             return try resource.options.decoder.decode(Model.self, from: data)
         } catch {
-            throw NetLayerError.decodingFailed(error, type: Model.self, body: data)
-                .redacted(by: redactor(for: exchange.prepared))
+            let redactor = redactor(for: exchange.prepared)
+            throw NetLayerError.decodingFailed(error, type: Model.self, body: data, redactor: redactor)
+                .redacted(by: redactor)
         }
     }
 }

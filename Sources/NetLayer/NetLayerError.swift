@@ -132,7 +132,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// The body as UTF-8 text, cut to `limit` characters with the total length shown.
     /// Secrets of the request that the body echoes are masked.
     public func bodyPreview(limit: Int = 512) -> String? {
-        body.map { mask(BodyText.preview($0, limit: max(0, limit))) }
+        body.map { BodyText.preview($0, limit: max(0, limit), mask: mask) }
     }
 }
 
@@ -202,7 +202,9 @@ extension NetLayerError {
         return error
     }
 
-    static func decodingFailed(_ decodingError: any Error, type: Any.Type, body: Data) -> NetLayerError {
+    static func decodingFailed(_ decodingError: any Error, type: Any.Type, body: Data, redactor: Redactor)
+        -> NetLayerError
+    {
         var path = ""
         var reason = "\(decodingError)"
         if let decodingError = decodingError as? DecodingError {
@@ -222,7 +224,7 @@ extension NetLayerError {
         let at = path.isEmpty ? "" : " at \(path)"
         var error = NetLayerError(
             .decodingFailed,
-            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.oneLine(BodyText.preview(body, limit: 200)))"
+            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.oneLine(BodyText.preview(body, limit: 200, mask: redactor.mask)))"
         )
         error.codingPath = path
         error.body = body

@@ -103,6 +103,41 @@ extension WireTests {
             #expect(!lines.lines.joined(separator: "\n").contains("sk-proj-SECRET42"), "\(lines.lines)")
         }
 
+        @Test func aSecretStraddlingACutIsNeverHalfShown() async throws {
+            // Previews were cut first and masked after: the first characters of an echoed secret
+            // showed at the end of a cut preview.
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let secret = "sk-straddle-1234567"
+            server.route(path) { _ in
+                .text(
+                    String(repeating: "a", count: 506) + secret + String(repeating: "b", count: 600),
+                    status: 401)
+            }
+            let lines = LineCollector()
+            let api = TestAPI(
+                server: server, headers: ["Authorization": "Bearer \(secret)"],
+                options: ResourceOptions(debug: true, log: lines.sink))
+            do {
+                try await api.target(path).makeExecutor().execute()
+            } catch let error as NetLayerError {
+                let texts = [
+                    error.debugDescription, error.bodyPreview(limit: 512) ?? "",
+                    error.bodyPreview(limit: 510) ?? "",
+                ]
+                for text in texts + lines.lines { #expect(!text.contains("sk-str"), "\(text.suffix(80))") }
+                #expect(error.bodyPreview(limit: 2000)?.contains("<redacted>") == true)
+            }
+            let decoding = uniquePath()
+            server.route(decoding) { _ in .text(String(repeating: "a", count: 190) + secret + "zzz") }
+            do {
+                _ = try await api.target(decoding).makeExecutor().execute(model: Book.self)
+            } catch let error as NetLayerError {
+                #expect(error.code == .decodingFailed)
+                #expect(!error.description.contains("sk-str"), "\(error.description.suffix(80))")
+            }
+        }
+
         @Test func decodingErrorPreviewMasksEchoedSecrets() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

@@ -67,17 +67,21 @@ struct Redactor: Sendable {
         add(found)
     }
 
-    /// Adds secret values (and their percent-encoded and JSON-escaped spellings).
+    /// Adds secret values and the spellings they travel in: percent-encoded as in a query or form
+    /// and as in a path segment, and JSON-escaped with and without escaped slashes.
     private mutating func add(_ values: [String]) {
         var all = Set(secrets)
         for value in values where value.count >= Self.minimumMaskedLength {
             all.insert(value)
-            var encoded: [UInt8] = []
-            PercentEncoding.append(value, allowing: PercentEncoding.unreserved, to: &encoded)
-            all.insert(String(decoding: encoded, as: UTF8.self))
+            for allowed in [PercentEncoding.unreserved, PercentEncoding.pathSegment] {
+                var encoded: [UInt8] = []
+                PercentEncoding.append(value, allowing: allowed, to: &encoded)
+                all.insert(String(decoding: encoded, as: UTF8.self))
+            }
             let escaped = value.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "/", with: "\\/")
+                .replacingOccurrences(of: "\"", with: "\\\"")
             all.insert(escaped)
+            all.insert(escaped.replacingOccurrences(of: "/", with: "\\/"))
         }
         secrets = all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }

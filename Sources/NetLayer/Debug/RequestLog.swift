@@ -49,10 +49,9 @@ struct RequestLog {
         if !data.isEmpty {
             let isJSON = (response.value(forHTTPHeaderField: "Content-Type")).map(MediaType.isJSON) ?? false
             let text =
-                isJSON
-                ? (redactor.redaction.json(data) ?? BodyText.preview(data, limit: Self.bodyLimit))
-                : BodyText.preview(data, limit: Self.bodyLimit)
-            lines.append("\(Self.prefix)   \(redactor.mask(Self.cut(text, total: data.count)))")
+                (isJSON ? redactor.redaction.json(data).map(redactor.mask) : nil)
+                ?? BodyText.preview(data, limit: Self.bodyLimit, mask: redactor.mask)
+            lines.append("\(Self.prefix)   \(Self.cut(text, total: data.count))")
         }
         sink.block(lines)
     }
@@ -89,10 +88,10 @@ struct RequestLog {
                 "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)")
         case .form, .json, .query:
             if let text = redactedText(prepared, redaction: redaction) {
-                return "\(redactor.mask(cut(text, total: body.count))) \(size)"
+                return "\(cut(redactor.mask(text), total: body.count)) \(size)"
             }
-            let preview = BodyText.preview(body, limit: bodyLimit)
-            return preview.hasPrefix("<") ? preview : "\(redactor.mask(preview)) \(size)"
+            let preview = BodyText.preview(body, limit: bodyLimit, mask: redactor.mask)
+            return preview.hasPrefix("<") ? preview : "\(preview) \(size)"
         }
     }
 

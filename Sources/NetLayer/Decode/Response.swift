@@ -115,12 +115,14 @@ enum StatusText {
 /// Bodies as printable text.
 enum BodyText {
     /// UTF-8 text cut to `limit` characters (with the total length shown), or a byte count for
-    /// binary data.
-    static func preview(_ data: Data, limit: Int) -> String {
+    /// binary data. `mask` runs on the whole text before it is cut, so a secret that straddles the
+    /// cut is never half shown.
+    static func preview(_ data: Data, limit: Int, mask: (String) -> String = { $0 }) -> String {
         if data.isEmpty { return "(empty)" }
-        guard let text = String(data: data, encoding: .utf8), isPrintable(text) else {
+        guard let whole = String(data: data, encoding: .utf8), isPrintable(whole) else {
             return "<\(data.count) bytes of binary data>"
         }
+        let text = mask(whole)
         if text.count <= limit { return text }
         return String(text.prefix(limit)) + "… (\(data.count) bytes in all)"
     }

@@ -1,0 +1,148 @@
+import Foundation
+import NetLayer
+import Testing
+
+extension WireTests {
+    /// DESIGN §17 as a property: a secret sent under a redacted name never appears in any text
+    /// NetLayer prints about the call — debug lines, curl, error description, debugDescription,
+    /// body previews of any length — whatever the placement, whether the server echoes it back, and
+    /// wherever a cut falls. Seeded: `NETLAYER_REDACTION_CASES` (default 150), `NETLAYER_REDACTION_SEED`
+    /// (default random, printed).
+    @Suite("Redaction as a property")
+    struct RedactionPropertyTests {
+        static let server = TestServerPool.make()
+
+        /// Printable characters a secret is drawn from: letters, digits, punctuation, a space, and
+        /// a few non-ASCII ones. No control characters: header values refuse them anyway.
+        static let alphabet = Array(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?#[]%\"\\<>{}|^` éß日本🔑"
+        )
+
+        /// The shortest secret masked wherever it appears (shorter ones are hidden by name only).
+        static let minimumMaskedLength = 4
+
+        enum Placement: CaseIterable {
+            case bearerHeader, apiKeyHeader, queryParam, formParam, nestedJSONParam, multipartField, pathPart
+            case jsonBody
+        }
+
+        struct SplitMix {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+            mutating func int(_ range: ClosedRange<Int>) -> Int {
+                range.lowerBound + Int(next() % UInt64(range.count))
+            }
+        }
+
+        struct Secret: Encodable, Sendable {
+            var secret: String
+            var note: String
+        }
+
+        @Test func secretsNeverAppearInPrintedText() async throws {
+            let server = try Self.server.get()
+            let environment = ProcessInfo.processInfo.environment
+            let count = environment["NETLAYER_REDACTION_CASES"].flatMap { Int($0) } ?? 150
+            let seed =
+                environment["NETLAYER_REDACTION_SEED"].flatMap { UInt64($0) }
+                ?? UInt64.random(in: 0...UInt64.max)
+            print("[redaction] seed \(seed), \(count) cases (NETLAYER_REDACTION_SEED=\(seed))")
+            var random = SplitMix(state: seed)
+            var checked = 0
+            for index in 0..<count {
+                var secret = ""
+                while secret.count < Self.minimumMaskedLength || secret.first == " " || secret.last == " " {
+                    secret = String(
+                        (0..<random.int(4...24)).map { _ in
+                            Self.alphabet[random.int(0...(Self.alphabet.count - 1))]
+                        })
+                }
+                let placement = Placement.allCases[random.int(0...(Placement.allCases.count - 1))]
+                let status = [200, 401, 404, 500][random.int(0...3)]
+                let pad = String(repeating: "p", count: random.int(0...1500))
+                let path = uniquePath() + "-\(index)"
+                server.route(path) { request in
+                    var response = TestRoutes.echo(request)
+                    response.status = status
+                    return response
+                }
+                let lines = LineCollector()
+                let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+                let executor: Executor
+                switch placement {
+                case .bearerHeader:
+                    executor = api.target(path).makeExecutor(
+                        headers: ["Authorization": "Bearer \(secret)"], params: ["pad": pad])
+                case .apiKeyHeader:
+                    executor = api.target(path).makeExecutor(
+                        method: .post, headers: ["X-Api-Key": secret], params: ["pad": pad])
+                case .queryParam:
+                    executor = api.target(path).makeExecutor(params: ["api_key": secret, "pad": pad])
+                case .formParam:
+                    executor = api.target(path).makeExecutor(
+                        method: .post, params: ["password": secret, "pad": pad])
+                case .nestedJSONParam:
+                    executor = api.target(path).makeExecutor(
+                        method: .patch,
+                        params: ["user": ["password": secret, "name": "n"] as ParamValue, "pad": pad],
+                        encoding: .json)
+                case .multipartField:
+                    executor = api.target(path).makeExecutor(
+                        method: .post, params: ["token": secret, "pad": pad],
+                        files: ["f": .data(Data(pad.utf8), filename: "f.txt")])
+                case .pathPart:
+                    // Answered by the built-in echo (200), so the decoding error shows the echoed path.
+                    executor = api.target(path + "/:token").makeExecutor(
+                        pathParts: ["token": secret], params: ["pad": pad])
+                case .jsonBody:
+                    executor = api.target(path).makeExecutor(
+                        method: .put, body: .json(Secret(secret: secret, note: pad)))
+                }
+                var texts: [String] = []
+                texts.append(try executor.curlDescription)
+                do {
+                    _ = try await executor.execute(model: Book.self)
+                    Issue.record("case \(index): expected a failure (status \(status) or decoding)")
+                } catch let error as NetLayerError {
+                    texts += [
+                        error.description, error.debugDescription, error.message,
+                        error.bodyPreview() ?? "", error.bodyPreview(limit: random.int(0...400)) ?? "",
+                    ]
+                }
+                texts += lines.lines
+                let all = texts.joined(separator: "\n")
+                let forms = Self.spellings(of: secret)
+                if let leaked = forms.first(where: { all.contains($0) }) {
+                    Issue.record(
+                        "case \(index) (seed \(seed)): \(placement), status \(status), pad \(pad.count): secret \(secret.debugDescription) printed as \(leaked.debugDescription)\n\(all)"
+                    )
+                }
+                // The secret did reach the server (the check is not vacuous).
+                let received = server.requests.filter { $0.path.hasPrefix(path) }
+                #expect(received.count == 1, "case \(index): \(placement)")
+                checked += 1
+            }
+            #expect(checked == count)
+        }
+
+        /// The spellings a secret travels in: as is, percent-encoded, JSON-escaped.
+        static func spellings(of secret: String) -> [String] {
+            var forms = [secret]
+            let unreserved = CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: unreserved) {
+                forms.append(encoded)
+            }
+            let escaped = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"")
+            forms.append(escaped)
+            return forms
+        }
+    }
+}
