@@ -364,3 +364,27 @@ extension WireTests.HardeningInputTests {
         #expect(lines.lines.contains { $0.contains(#"ok\n[NetLayer] ← 200 OK · forged\r\nmore"#) })
     }
 }
+
+extension WireTests.HardeningInputTests {
+    @Test func paramsNestedDeeperThanTheLimitAreRefused() async throws {
+        // Every encoder recurses; a value built from untrusted input could overflow the stack.
+        let server = try Self.server.get()
+        let path = uniquePath()
+        func nested(_ depth: Int) -> ParamValue {
+            var value: ParamValue = "leaf"
+            for level in 0..<depth {
+                value = level.isMultiple(of: 2) ? .array([value]) : .dictionary(["k": value])
+            }
+            return value
+        }
+        let target = TestAPI(server: server).target(path)
+        _ = await expectRefused(
+            target.makeExecutor(params: ["deep": nested(65)]), code: .encodingFailed, server: server,
+            path: path)
+        _ = await expectRefused(
+            target.makeExecutor(method: .post, params: ["deep": nested(10_000)], encoding: .json),
+            code: .encodingFailed, server: server, path: path)
+        try await target.makeExecutor(method: .post, params: ["deep": nested(64)], encoding: .json).execute()
+        #expect(server.requests(path: path).count == 1)
+    }
+}

@@ -178,15 +178,21 @@ enum FileRead {
     }
 }
 
-/// Checks caller-supplied numbers inside params.
+/// Checks caller-supplied values inside params before any encoder walks them.
 enum ParamCheck {
+    /// The deepest nesting of arrays and dictionaries accepted. Real APIs use a handful of levels;
+    /// a value built from untrusted input could nest deep enough to overflow the stack of every
+    /// recursive encoder.
+    static let maximumDepth = 64
+
     /// - Throws: ``NetLayerError`` `.encodingFailed` for a number that is not finite (`nan`, `inf`):
-    ///   no query, form, multipart or JSON can carry it.
+    ///   no query, form, multipart or JSON can carry it; and for nesting deeper than
+    ///   ``maximumDepth``.
     static func numbers(in params: [String: ParamValue]) throws(NetLayerError) {
-        for (key, value) in params { try check(value, path: key) }
+        for (key, value) in params { try check(value, path: key, depth: 1) }
     }
 
-    private static func check(_ value: ParamValue, path: String) throws(NetLayerError) {
+    private static func check(_ value: ParamValue, path: String, depth: Int) throws(NetLayerError) {
         switch value {
         case .number(let text):
             if !JSONParams.isJSONNumber(text) {
@@ -194,11 +200,22 @@ enum ParamCheck {
                     "param \(path) is \(text), which is not a finite number and cannot be sent")
             }
         case .array(let items):
-            for (index, item) in items.enumerated() { try check(item, path: "\(path)[\(index)]") }
+            try checkDepth(depth, path: path)
+            for (index, item) in items.enumerated() {
+                try check(item, path: "\(path)[\(index)]", depth: depth + 1)
+            }
         case .dictionary(let entries):
-            for (key, item) in entries { try check(item, path: "\(path)[\(key)]") }
+            try checkDepth(depth, path: path)
+            for (key, item) in entries { try check(item, path: "\(path)[\(key)]", depth: depth + 1) }
         case .null, .bool, .string:
             return
+        }
+    }
+
+    private static func checkDepth(_ depth: Int, path: String) throws(NetLayerError) {
+        if depth > maximumDepth {
+            throw .encodingFailed(
+                "param \(path.prefix(80))… nests arrays and dictionaries deeper than \(maximumDepth) levels")
         }
     }
 }
