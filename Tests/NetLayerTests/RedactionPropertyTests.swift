@@ -26,20 +26,6 @@ extension WireTests {
             case jsonBody
         }
 
-        struct SplitMix {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-            mutating func int(_ range: ClosedRange<Int>) -> Int {
-                range.lowerBound + Int(next() % UInt64(range.count))
-            }
-        }
-
         struct Secret: Encodable, Sendable {
             var secret: String
             var note: String
@@ -53,18 +39,18 @@ extension WireTests {
                 environment["NETLAYER_REDACTION_SEED"].flatMap { UInt64($0) }
                 ?? UInt64.random(in: 0...UInt64.max)
             print("[redaction] seed \(seed), \(count) cases (NETLAYER_REDACTION_SEED=\(seed))")
-            var random = SplitMix(state: seed)
+            var random = FuzzRandom(seed: seed)  // the fuzzer's seeded generator
             var checked = 0
             for index in 0..<count {
                 var secret = ""
                 while secret.count < Self.minimumMaskedLength || secret.first == " " || secret.last == " " {
                     secret = String(
                         (0..<random.int(4...24)).map { _ in
-                            Self.alphabet[random.int(0...(Self.alphabet.count - 1))]
+                            random.pick(Self.alphabet)
                         })
                 }
-                let placement = Placement.allCases[random.int(0...(Placement.allCases.count - 1))]
-                let status = [200, 401, 404, 500][random.int(0...3)]
+                let placement = random.pick(Placement.allCases)
+                let status = random.pick([200, 401, 404, 500])
                 let pad = String(repeating: "p", count: random.int(0...1500))
                 let path = uniquePath() + "-\(index)"
                 server.route(path) { request in
