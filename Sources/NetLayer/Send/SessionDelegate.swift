@@ -130,7 +130,7 @@ final class TaskExchange: @unchecked Sendable {
 /// The session's delegate: routes callbacks to the ``TaskExchange`` of each task.
 ///
 /// A session delegate rather than per-task delegates, because on Linux per-task delegates miss
-/// redirects and completion. Unchecked Sendable: `exchanges` is only touched under `lock`.
+/// redirects and completion. Unchecked Sendable: its mutable fields (`exchanges`, `unclaimedChallenges`, `challengedHosts`) are only touched under `lock`.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     /// Keyed by task identity: with two sessions (see ``URLSessionTransport``) task identifiers repeat.
