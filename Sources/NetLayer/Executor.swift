@@ -28,6 +28,8 @@ public struct Executor: Sendable {
     let timeout: Duration?
     let resourceTimeout: Duration?
     let redirectPolicy: RedirectPolicy
+    /// Receives upload and download progress; set by ``progress(_:)``.
+    var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting
@@ -55,7 +57,7 @@ public struct Executor: Sendable {
         let exchange = try await exchange(debug: debug)
         let value = try decode(model, from: exchange)
         return Response(
-            value: value, data: exchange.data, httpResponse: exchange.response, request: exchange.request,
+            value: value, data: exchange.data, head: exchange.head, sentRequest: exchange.request,
             duration: exchange.duration, redirects: exchange.redirects)
     }
 
@@ -94,122 +96,21 @@ public struct Executor: Sendable {
         }
     }
 
-    /// The request this call would send, built without sending it.
+    /// The request this call would send, as a `URLRequest`, built without sending it. A file
+    /// body appears as `httpBodyStream` of a whole file, or not at all for ranges and multipart
+    /// with files (see ``transportRequest``).
     /// - Throws: ``NetLayerError`` when the request cannot be built.
     public var urlRequest: URLRequest {
-        get throws { try prepare().urlRequest }
+        get throws {
+            let prepared = try prepare()
+            return prepared.request.urlRequest(idleTimeout: prepared.timeouts.idle)
+        }
     }
 
-    struct Exchange {
-        var data: Data
-        var response: HTTPURLResponse
-        var request: URLRequest
-        var duration: Duration
-        var redirects: [Redirect]
-        var prepared: PreparedRequest
-    }
-
-    func redactor(for prepared: PreparedRequest) -> Redactor {
-        Redactor(prepared, pathParts: pathParts, redaction: resource.options.redaction)
-    }
-
-    private func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
-        let prepared = try prepare()
-        let log =
-            (debug || resource.options.debug)
-            ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
-        log?.request(prepared)
-        let start = ContinuousClock.now
-        var request = prepared.urlRequest
-        var redirects: [Redirect] = []
-        let data: Data
-        let response: HTTPURLResponse
-        do {
-            while true {
-                let (body, head) = try await send(request, timeouts: prepared.timeouts, since: start)
-                guard redirectPolicy.maximum > 0,
-                    let (next, redirect) = try RedirectRule.next(
-                        after: request, response: head, policy: redirectPolicy)
-                else {
-                    (data, response) = (body, head)
-                    break
-                }
-                if redirects.count >= redirectPolicy.maximum {
-                    throw NetLayerError.tooManyRedirects(
-                        redirects + [redirect], limit: redirectPolicy.maximum)
-                }
-                redirects.append(redirect)
-                log?.redirect(redirect)
-                request = next
-            }
-        } catch {
-            var failure = mapTransportError(error, request: request, prepared: prepared)
-            if failure.redirects.isEmpty { failure.redirects = redirects }
-            log?.failure(prepared, error: failure, duration: .now - start)
-            throw failure
-        }
-        let duration = ContinuousClock.now - start
-        log?.response(response, data: data, duration: duration)
-        guard resource.options.validation.accepts(response) else {
-            let redactor = redactor(for: prepared)
-            var failure = NetLayerError.unacceptableStatus(
-                response, body: data, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
-                redactor: redactor)
-            failure.redirects = redirects
-            throw failure.redacted(by: redactor)
-        }
-        return Exchange(
-            data: data, response: response, request: request, duration: duration, redirects: redirects,
-            prepared: prepared)
-    }
-
-    /// One hop: waits for the rate limits (every request the server sees counts), then sends with
-    /// what is left of the total deadline.
-    private func send(_ request: URLRequest, timeouts: Timeouts, since start: ContinuousClock.Instant)
-        async throws -> (Data, HTTPURLResponse)
-    {
-        if !resource.rateLimiter.isUnlimited {
-            do { try await resource.rateLimiter.acquire() } catch { throw NetLayerError.cancelled }
-        }
-        var hop = timeouts
-        if let total = timeouts.total {
-            let left = total - (ContinuousClock.now - start)
-            if left <= .zero {
-                throw NetLayerError.timedOut("the total deadline of \(total.formattedSeconds) elapsed")
-            }
-            hop.total = left
-        }
-        return try await resource.transport.send(request, timeouts: hop)
-    }
-
-    private func mapTransportError(_ error: any Error, request: URLRequest, prepared: PreparedRequest)
-        -> NetLayerError
-    {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        let redactor = redactor(for: prepared)
-        let location = " (\(method) \(request.url.map { redactor.url($0) } ?? "?"))"
-        let failure: NetLayerError
-        if var known = error as? NetLayerError {
-            if known.code == .timedOut || known.code == .tooManyRedirects || known.code == .redirectRefused {
-                known.message += location
-            }
-            failure = known
-        } else if error is CancellationError {
-            failure = .cancelled
-        } else if let urlError = error as? URLError {
-            switch urlError.code {
-            case .cancelled: failure = .cancelled
-            case .timedOut:
-                var timedOut = NetLayerError.timedOut(
-                    "the session's own timeout elapsed (\(urlError.localizedDescription))\(location)")
-                timedOut.urlError = urlError
-                failure = timedOut
-            default: failure = .transport(urlError, method: method, url: request.url, redactor: redactor)
-            }
-        } else {
-            failure = .transport(other: error, method: method)
-        }
-        return failure.redacted(by: redactor)
+    /// The request value this call would hand to the transport, built without sending it.
+    /// - Throws: ``NetLayerError`` when the request cannot be built.
+    public var transportRequest: TransportRequest {
+        get throws { try prepare().request }
     }
 
     private func decode<Model: Decodable>(_ model: Model.Type, from exchange: Exchange) throws(NetLayerError)

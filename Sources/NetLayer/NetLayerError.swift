@@ -15,6 +15,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             case invalidURL, missingPathParts, unknownPathParts, invalidPathPart, invalidHeader
             case unsupportedBody, encodingFailed, unacceptableStatus, decodingFailed, transport
             case timedOut, cancelled, invalidMethod, invalidValue, tooManyRedirects, redirectRefused
+            case responseTooLarge, bodyConsumed, fileFailed
         }
 
         private let base: Base
@@ -56,6 +57,13 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let timedOut = Code(base: .timedOut)
         /// The calling task (or the handle of a completion-handler call) was cancelled.
         public static let cancelled = Code(base: .cancelled)
+        /// A response body was longer than the limit it was collected with.
+        public static let responseTooLarge = Code(base: .responseTooLarge)
+        /// A response body was read a second time; bodies are single-pass.
+        public static let bodyConsumed = Code(base: .bodyConsumed)
+        /// A download could not be written, resumed or moved into place; see
+        /// ``NetLayerError/underlying``.
+        public static let fileFailed = Code(base: .fileFailed)
 
         /// The code's name, for example `unacceptableStatus`.
         public var description: String { base.rawValue }
@@ -185,7 +193,7 @@ extension NetLayerError {
     }
 
     static func unacceptableStatus(
-        _ response: HTTPURLResponse, body: Data, method: HTTPMethod, redactor: Redactor
+        _ response: ResponseHead, body: Data, method: HTTPMethod, redactor: Redactor
     ) -> NetLayerError {
         let status = response.statusCode
         let url = response.url.map { redactor.url($0) } ?? "?"
@@ -194,8 +202,8 @@ extension NetLayerError {
             "\(method) \(url) answered \(status) \(StatusText.reason(status)) (\(body.count) bytes)")
         error.statusCode = status
         var headers: [String: String] = [:]
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, let value = value as? String { headers[key] = value }
+        for field in response.headerFields {
+            headers[field.name] = headers[field.name].map { "\($0), \(field.value)" } ?? field.value
         }
         error.headers = headers
         error.body = body
@@ -294,4 +302,10 @@ extension NetLayerError {
     }
 
     static let cancelled = NetLayerError(.cancelled, "the request was cancelled")
+
+    static func fileFailed(_ reason: String, underlying: (any Error)? = nil) -> NetLayerError {
+        var error = NetLayerError(.fileFailed, reason)
+        error.underlying = underlying
+        return error
+    }
 }

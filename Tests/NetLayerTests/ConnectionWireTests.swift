@@ -132,11 +132,14 @@ extension WireTests {
             let transport = URLSessionTransport()
             await #expect(throws: NetLayerError.self) {
                 _ = try await transport.send(
-                    URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .zero))
+                    TransportRequest(method: .get, url: server.url("/x")),
+                    context: TransportContext(timeouts: Timeouts(idle: .zero)))
             }
-            let (_, response) = try await transport.send(
-                URLRequest(url: server.url("/x")), timeouts: Timeouts(idle: .seconds(Int64.max / 2)))
-            #expect(response.statusCode == 200)
+            let response = try await transport.send(
+                TransportRequest(method: .get, url: server.url("/x")),
+                context: TransportContext(timeouts: Timeouts(idle: .seconds(Int64.max / 2))))
+            #expect(response.head.statusCode == 200)
+            #expect(try await response.body.collect().count > 0)
             var error = NetLayerError(.invalidValue, "x")
             error.body = Data("abc".utf8)
             #expect(error.bodyPreview(limit: -5) == "… (3 bytes in all)")

@@ -122,7 +122,7 @@ extension WireTests {
             let path = uniquePath()
             let response = try await EchoTarget(resource: TestAPI(server: server), path: "/redirect")
                 .makeExecutor(params: ["to": path]).response()
-            #expect(response.httpResponse.url?.path == path)
+            #expect(response.httpResponse?.url?.path == path)
             #expect(server.requests(path: path).count == 1)
         }
 

@@ -150,7 +150,7 @@ extension WireTests {
             let response = try await EchoTarget(resource: api, path: redirectPath(to: target, status: 302))
                 .makeExecutor(redirects: RedirectPolicy.doNotFollow).response()
             #expect(response.statusCode == 302)
-            #expect(response.httpResponse.value(forHTTPHeaderField: "Location") == target)
+            #expect(response.headerFields["location"] == target)
             #expect(response.redirects.isEmpty)
             #expect(server.requests(path: target).isEmpty)
         }
@@ -186,13 +186,12 @@ extension WireTests {
 
         @Test func redirectRuleRefusesDowngradeAndOtherSchemes() throws {
             func next(_ from: String, _ location: String, policy: RedirectPolicy = .default) throws
-                -> URLRequest?
+                -> TransportRequest?
             {
-                var request = URLRequest(url: URL(string: from)!)
-                request.httpMethod = "GET"
-                let response = HTTPURLResponse(
-                    url: URL(string: from)!, statusCode: 302, httpVersion: "HTTP/1.1",
-                    headerFields: ["Location": location])!
+                let request = TransportRequest(method: .get, url: URL(string: from)!)
+                let response = ResponseHead(
+                    statusCode: 302, headerFields: HeaderFields(received: [("Location", location)]),
+                    url: URL(string: from)!)
                 return try RedirectRule.next(after: request, response: response, policy: policy)?.request
             }
             #expect(throws: NetLayerError.self) { try next("https://a.example/x", "http://a.example/y") }
@@ -201,9 +200,9 @@ extension WireTests {
             let allowed = try next(
                 "https://a.example/x", "http://a.example/y",
                 policy: RedirectPolicy(allowsInsecureRedirects: true))
-            #expect(allowed?.url?.absoluteString == "http://a.example/y")
+            #expect(allowed?.url.absoluteString == "http://a.example/y")
             let relative = try next("http://a.example/dir/x?q=1", "../y#frag")
-            #expect(relative?.url?.absoluteString == "http://a.example/y")
+            #expect(relative?.url.absoluteString == "http://a.example/y")
         }
     }
 }

@@ -103,11 +103,13 @@ struct HeaderMergeTests {
 struct MultipartEncoderTests {
     @Test func exactBytesForFieldsThenFiles() throws {
         let encoder = MultipartEncoder(boundary: "B")
-        let body = try encoder.encode(
-            fields: [("a", "1"), ("tags[]", "x")],
-            files: [
-                "z": .data(Data("hi".utf8), filename: "h.txt"), "f": .data(Data([0, 1]), filename: "b.bin"),
-            ])
+        let body = try #require(
+            try encoder.body(
+                fields: [("a", "1"), ("tags[]", "x")],
+                files: [
+                    "z": .data(Data("hi".utf8), filename: "h.txt"), "f": .data(Data([0, 1]), filename: "b.bin"),
+                ]
+            ).inMemoryBytes)
         let expected =
             "--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n"
             + "--B\r\nContent-Disposition: form-data; name=\"tags[]\"\r\n\r\nx\r\n"
@@ -129,7 +131,7 @@ struct MultipartEncoderTests {
     @Test func unreadableFileThrowsEncodingFailed() {
         let missing = URL(fileURLWithPath: "/nonexistent/netlayer-\(UUID().uuidString).png")
         do {
-            _ = try MultipartEncoder().encode(fields: [], files: ["f": .file(missing)])
+            _ = try MultipartEncoder().body(fields: [], files: ["f": .file(missing)])
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .encodingFailed)

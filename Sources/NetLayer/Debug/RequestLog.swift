@@ -41,13 +41,13 @@ struct RequestLog {
         ])
     }
 
-    func response(_ response: HTTPURLResponse, data: Data, duration: Duration) {
+    func response(_ response: ResponseHead, data: Data, duration: Duration) {
         let status = response.statusCode
         var lines = [
             "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"
         ]
         if !data.isEmpty {
-            let isJSON = (response.value(forHTTPHeaderField: "Content-Type")).map(MediaType.isJSON) ?? false
+            let isJSON = response.headerFields["Content-Type"].map(MediaType.isJSON) ?? false
             let text =
                 (isJSON ? redactor.redaction.json(data).map(redactor.mask) : nil)
                 ?? BodyText.preview(data, limit: Self.bodyLimit, mask: redactor.mask)
@@ -73,8 +73,9 @@ struct RequestLog {
 
     /// The request body as printed: redacted form/JSON text, a multipart summary, text or a byte count.
     static func describeBody(_ prepared: PreparedRequest, redactor: Redactor) -> String {
-        guard let body = prepared.body, !body.isEmpty else { return "(none)" }
-        let size = "(\(body.count) bytes)"
+        guard let length = prepared.request.body?.length, length > 0 else { return "(none)" }
+        let size = "(\(length) bytes)"
+        let body = prepared.body ?? Data()
         let redaction = redactor.redaction
         switch prepared.placement {
         case .multipart:
@@ -87,6 +88,7 @@ struct RequestLog {
             return redactor.mask(
                 "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)")
         case .form, .json, .query:
+            guard prepared.body != nil else { return "<\(length) bytes from a file>" }
             if let text = redactedText(prepared, redaction: redaction) {
                 return "\(cut(redactor.mask(text), total: body.count)) \(size)"
             }

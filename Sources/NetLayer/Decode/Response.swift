@@ -10,20 +10,32 @@ public struct Response<Value: Sendable>: Sendable {
     public let value: Value
     /// The raw response body.
     public let data: Data
-    /// The HTTP response (status, headers, final URL after redirects).
-    public let httpResponse: HTTPURLResponse
-    /// The request as it was sent, with its final URL, headers and body.
-    public let request: URLRequest
+    /// Status, header fields and the URL that answered.
+    public let head: ResponseHead
+    /// The request as it was sent (the last hop's, after redirects).
+    public let sentRequest: TransportRequest
     /// Time from handing the request to the transport until the whole body arrived (all hops).
     public let duration: Duration
     /// The redirects followed, oldest first; empty when the first response was the answer.
     public let redirects: [Redirect]
 
     /// The HTTP status code.
-    public var statusCode: Int { httpResponse.statusCode }
+    public var statusCode: Int { head.statusCode }
+
+    /// The response's header fields; look one up with `headerFields["Link"]` (any case) or
+    /// `headerFields.values(for: "Set-Cookie")`.
+    public var headerFields: HeaderFields { head.headerFields }
+
+    /// The HTTP response as Foundation's type (status, headers, final URL after redirects); `nil`
+    /// only when a custom transport's head cannot be expressed as one. Prefer ``head`` and
+    /// ``headerFields``.
+    public var httpResponse: HTTPURLResponse? { head.httpURLResponse }
+
+    /// The request as it was sent, as a `URLRequest` (see ``sentRequest``).
+    public var request: URLRequest { sentRequest.urlRequest() }
 
     /// The URL that gave this response: the request's own, or the last redirect's target.
-    public var url: URL? { httpResponse.url ?? request.url }
+    public var url: URL? { head.url ?? sentRequest.url }
 }
 
 /// A model for responses with no content: a 204, or any body you want to ignore.
@@ -48,10 +60,16 @@ public struct Empty: Codable, Sendable, Hashable {
 
 /// Which responses count as success.
 public struct Validation: Sendable {
-    private let accepts: @Sendable (HTTPURLResponse) -> Bool
+    private let accepts: @Sendable (ResponseHead) -> Bool
 
-    /// A validation from a predicate over the response.
+    /// A validation from a predicate over the Foundation response. A head that Foundation cannot
+    /// express (from a custom transport) is rejected.
     public init(_ accepts: @escaping @Sendable (HTTPURLResponse) -> Bool) {
+        self.accepts = { head in head.httpURLResponse.map(accepts) ?? false }
+    }
+
+    /// A validation from a predicate over the response head.
+    public init(head accepts: @escaping @Sendable (ResponseHead) -> Bool) {
         self.accepts = accepts
     }
 
@@ -63,12 +81,12 @@ public struct Validation: Sendable {
 
     /// Status 200–299; anything else throws ``NetLayerError/Code/unacceptableStatus`` with the body.
     /// The default, because a 4xx or 5xx body is almost never the model the caller asked for.
-    public static let successfulStatusCodes = Validation { (200..<300).contains($0.statusCode) }
+    public static let successfulStatusCodes = Validation(head: { (200..<300).contains($0.statusCode) })
 
     /// Accepts every response; for callers that inspect ``Response/statusCode`` themselves.
-    public static let none = Validation { _ in true }
+    public static let none = Validation(head: { _ in true })
 
-    func accepts(_ response: HTTPURLResponse) -> Bool { accepts(response) }
+    func accepts(_ response: ResponseHead) -> Bool { accepts(response) }
 }
 
 /// Reason phrases for printing (the status line's own phrase is not exposed by URLSession).

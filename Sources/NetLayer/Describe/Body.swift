@@ -7,7 +7,7 @@ public struct Body: Sendable {
     enum Storage: Sendable {
         case data(Data, contentType: String?)
         case json(@Sendable (JSONEncoder) throws -> Data)
-        case file(URL, contentType: String?)
+        case file(URL, contentType: String?, range: Range<Int64>?)
     }
 
     let storage: Storage
@@ -29,12 +29,15 @@ public struct Body: Sendable {
         Body(storage: .json({ encoder in try encoder.encode(value) }))
     }
 
-    /// The contents of a file, sent byte for byte.
+    /// The contents of a file, or a byte range of it, streamed from disk when the call is sent
+    /// (never read whole into memory) with its exact `Content-Length`.
     /// - Parameters:
-    ///   - url: A file URL. An unreadable file throws ``NetLayerError/Code/encodingFailed``.
+    ///   - url: A file URL of a regular file. Anything else throws
+    ///     ``NetLayerError/Code/encodingFailed`` and nothing is sent.
     ///   - contentType: Default: guessed from the file extension, else `application/octet-stream`.
-    public static func file(_ url: URL, contentType: String? = nil) -> Body {
-        Body(storage: .file(url, contentType: contentType))
+    ///   - range: Default: the whole file. A range outside the file throws `.encodingFailed`.
+    public static func file(_ url: URL, contentType: String? = nil, range: Range<Int64>? = nil) -> Body {
+        Body(storage: .file(url, contentType: contentType, range: range))
     }
 }
 

@@ -1,6 +1,72 @@
-/// An ordered set of header fields whose names compare case-insensitively.
-struct HeaderFields: Sendable {
-    private(set) var fields: [(name: String, value: String)] = []
+/// One header field: a name and its value, as sent or received.
+public struct HeaderField: Sendable, Hashable {
+    /// The name, spelled as sent or received.
+    public let name: String
+    /// The value, trimmed of leading and trailing spaces and tabs.
+    public let value: String
+
+    init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Ordered header fields whose names compare case-insensitively.
+///
+/// In a request, each name appears once (a later level replaced an earlier one) and every field was
+/// checked: names are RFC 9110 tokens, values hold no control character but HTAB, and the framing
+/// headers are NetLayer's. In a response, a name may repeat (`Set-Cookie`); ``values(for:)`` returns
+/// them all.
+public struct HeaderFields: Sendable, Hashable, Sequence {
+    /// The fields in order.
+    public private(set) var fields: [HeaderField] = []
+
+    /// No fields.
+    public init() {}
+
+    /// Fields received from a server (or a stub), kept as given, repeated names included.
+    /// - Parameter received: Name and value pairs in arrival order.
+    public init(received: [(name: String, value: String)]) {
+        fields = received.map { HeaderField($0.name, $0.value) }
+    }
+
+    /// The first value for a name, compared case-insensitively; `nil` when absent.
+    public subscript(name: String) -> String? {
+        fields.first(where: { $0.name.caseInsensitiveEquals(name) })?.value
+    }
+
+    /// Every value for a name, compared case-insensitively, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[HeaderField]> { fields.makeIterator() }
+
+    /// Sets a field after checking it as every caller-supplied header is checked, replacing any
+    /// field of the same name; `nil` removes the field.
+    /// - Throws: ``NetLayerError/Code/invalidHeader`` for a name that is not a token or is a framing
+    ///   header, or a value with control characters.
+    public mutating func setValue(_ value: String?, for name: String) throws(NetLayerError) {
+        guard let value else {
+            remove(name)
+            return
+        }
+        set(name, try Self.validated(name: name, value: value))
+    }
+
+    /// Removes every field with this name (any case).
+    mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// Appends a field without replacing others of the same name (response fields).
+    mutating func append(_ name: String, _ value: String) {
+        fields.append(HeaderField(name, value))
+    }
 
     /// Merges levels in order; a later level wins per name, and its spelling of the name is kept.
     /// Values are trimmed of leading and trailing spaces and tabs (RFC 9110 §5.5).
@@ -26,17 +92,12 @@ struct HeaderFields: Sendable {
         for field in other.fields { set(field.name, field.value) }
     }
 
-    /// The value for a name, compared case-insensitively.
-    subscript(name: String) -> String? {
-        fields.first(where: { $0.name.caseInsensitiveEquals(name) })?.value
-    }
-
     /// Sets a field, replacing any field of the same name (any case).
     mutating func set(_ name: String, _ value: String) {
         if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-            fields[index] = (name, value)
+            fields[index] = HeaderField(name, value)
         } else {
-            fields.append((name, value))
+            fields.append(HeaderField(name, value))
         }
     }
 
@@ -49,7 +110,7 @@ struct HeaderFields: Sendable {
     }
 
     /// Fields sorted by lower-cased name, for stable printing.
-    var sorted: [(name: String, value: String)] {
+    var sorted: [HeaderField] {
         fields.sorted { $0.name.lowercased().utf8.lexicographicallyPrecedes($1.name.lowercased().utf8) }
     }
 

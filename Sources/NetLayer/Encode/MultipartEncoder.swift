@@ -22,39 +22,45 @@ struct MultipartEncoder: Sendable {
             + String(repeating: "0", count: 16 - low.count) + low
     }
 
-    /// The whole body.
-    /// - Throws: ``NetLayerError`` `.encodingFailed` when a file cannot be read.
-    func encode(fields: [(name: String, value: String)], files: [String: FilePart]) throws(NetLayerError)
-        -> Data
+    /// The whole body: text in memory, file parts as file segments read when it is sent.
+    /// - Throws: ``NetLayerError`` `.encodingFailed` when a file is not a readable regular file,
+    ///   `.invalidHeader` for a part's Content-Type with control characters.
+    func body(fields: [(name: String, value: String)], files: [String: FilePart]) throws(NetLayerError)
+        -> RequestBody
     {
-        var body = Data()
+        var segments: [RequestBody.Segment] = []
+        var text = Data()
         for field in fields {
-            body.append(
+            text.append(
                 contentsOf:
                     "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(field.name))\"\r\n\r\n"
                     .utf8)
-            body.append(contentsOf: field.value.utf8)
-            body.append(contentsOf: "\r\n".utf8)
+            text.append(contentsOf: field.value.utf8)
+            text.append(contentsOf: "\r\n".utf8)
         }
         for name in FormEncoder.sortedKeys(files) {
             guard let file = files[name] else { continue }
             // The part's Content-Type goes into a header block: the same rules as any header value.
             _ = try HeaderFields.validatedValue(
                 file.contentType, name: "Content-Type of file part \"\(name)\"")
-            body.append(
+            text.append(
                 contentsOf:
                     "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escape(name))\"; filename=\"\(Self.escape(file.filename))\"\r\nContent-Type: \(file.contentType)\r\n\r\n"
                     .utf8)
             switch file.source {
             case .data(let data):
-                body.append(data)
+                text.append(data)
             case .file(let url):
-                body.append(try FileRead.contents(of: url, what: "file part \"\(name)\""))
+                let size = try FileRead.regularFileSize(url, what: "file part \"\(name)\"")
+                segments.append(.bytes(text))
+                segments.append(.file(url, range: 0..<size))
+                text = Data()
             }
-            body.append(contentsOf: "\r\n".utf8)
+            text.append(contentsOf: "\r\n".utf8)
         }
-        body.append(contentsOf: "--\(boundary)--\r\n".utf8)
-        return body
+        text.append(contentsOf: "--\(boundary)--\r\n".utf8)
+        segments.append(.bytes(text))
+        return try RequestBody(segments: segments)
     }
 
     /// Escapes a field name or filename for its quoted-string: `"`, CR and LF become `%22`, `%0D`,

@@ -11,12 +11,14 @@ enum ParamPlacement: Sendable {
 
 /// A request ready to send, plus what debug output needs to describe it.
 struct PreparedRequest: Sendable {
-    var urlRequest: URLRequest
+    /// The request value handed to the transport.
+    var request: TransportRequest
     var method: HTTPMethod
     var url: URL
     var headers: HeaderFields
     var params: [String: ParamValue]
     var placement: ParamPlacement
+    /// The body when it is in memory (for printing); `nil` for none or a file-backed body.
     var body: Data?
     var files: [String: FilePart]
     /// The multipart text fields as sent (names unescaped), for printing; empty otherwise.
@@ -51,10 +53,15 @@ extension Executor {
         let hasParams = merged.values.contains { $0 != .null }
 
         var bodyData: Data?
+        var fileBody: RequestBody?
         var multipartFields: [(name: String, value: String)] = []
         switch placement {
         case .query:
-            if let body { bodyData = try encode(body, headers: &headerFields) }
+            if let body {
+                let encoded = try encode(body, headers: &headerFields)
+                bodyData = encoded.inMemoryBytes
+                if bodyData == nil { fileBody = encoded }
+            }
         case .form:
             if hasParams {
                 let text = form.encode(merged)
@@ -79,25 +86,18 @@ extension Executor {
         case .multipart:
             let encoder = MultipartEncoder()
             multipartFields = form.pairs(merged)
-            bodyData = try encoder.encode(fields: multipartFields, files: files)
+            let encoded = try encoder.body(fields: multipartFields, files: files)
+            bodyData = encoded.inMemoryBytes
+            if bodyData == nil { fileBody = encoded }
             headerFields.set("Content-Type", encoder.contentType)
         }
 
         let query = placement == .query ? form.encode(merged) : ""
         let url = try URLBuilder.url(base: base, path: filledPath, query: query)
-        var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
-        // One assignment instead of `setValue` per field: much cheaper on Linux, and names keep the
-        // winning level's spelling.
-        if !headerFields.fields.isEmpty { request.allHTTPHeaderFields = headerFields.dictionary }
-        request.httpBody = bodyData
-        if let idle = timeouts.idle {
-            // Linux URLSession truncates sub-second values; the transport enforces the exact idle
-            // timeout itself, so the session's own timer is only a backstop set safely above it.
-            request.timeoutInterval = (idle.seconds.rounded(.up) + 1)
-        }
+        let request = TransportRequest(
+            method: method, url: url, headerFields: headerFields, body: fileBody ?? bodyData.map(RequestBody.init))
         return PreparedRequest(
-            urlRequest: request, method: method, url: url, headers: headerFields, params: merged,
+            request: request, method: method, url: url, headers: headerFields, params: merged,
             placement: placement, body: bodyData, files: files, multipartFields: multipartFields,
             timeouts: timeouts)
     }
@@ -129,23 +129,23 @@ extension Executor {
         return .form
     }
 
-    private func encode(_ body: Body, headers: inout HeaderFields) throws(NetLayerError) -> Data {
+    private func encode(_ body: Body, headers: inout HeaderFields) throws(NetLayerError) -> RequestBody {
         let ownType: String?
-        let data: Data
+        let data: RequestBody
         switch body.storage {
         case .data(let bytes, let contentType):
-            data = bytes
+            data = RequestBody(bytes)
             // Without a type, Linux URLSession labels a POST body as a form; say what it is instead.
             ownType = contentType ?? MediaType.octetStream
         case .json(let encode):
             do {
-                data = try encode(resource.options.encoder)
+                data = RequestBody(try encode(resource.options.encoder))
             } catch {
                 throw .encodingFailed("the JSON body could not be encoded: \(error)", underlying: error)
             }
             ownType = MediaType.json
-        case .file(let url, let contentType):
-            data = try FileRead.contents(of: url, what: "body file")
+        case .file(let url, let contentType, let range):
+            data = try RequestBody.file(url, range: range)
             ownType = contentType ?? MediaType.guess(forFilename: url.lastPathComponent)
         }
         if headers["Content-Type"] == nil, let ownType {
@@ -160,21 +160,20 @@ enum FileRead {
     /// - Throws: ``NetLayerError`` `.encodingFailed` for a URL that is not a `file:` URL (reading
     ///   `https://…` would fetch it synchronously, outside every limit), for anything but a regular
     ///   file (a FIFO or `/dev/zero` never ends), and for an unreadable file.
-    static func contents(of url: URL, what: String) throws(NetLayerError) -> Data {
+    static func regularFileSize(_ url: URL, what: String) throws(NetLayerError) -> Int64 {
         guard url.isFileURL else {
             throw .encodingFailed(
                 "\(what) \(Redaction.stripCredentials(url).debugDescription) is not a file URL")
         }
         let path = url.resolvingSymlinksInPath().path
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular else {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes?[.size] as? NSNumber)?.int64Value,
+            FileManager.default.isReadableFile(atPath: path)
+        else {
             throw .encodingFailed("\(what) at \(url.path) is not a readable regular file")
         }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw .encodingFailed("cannot read \(what) at \(url.path): \(error.localizedDescription)")
-        }
+        return size
     }
 }
 

@@ -70,12 +70,12 @@ enum RedirectRule {
     /// - Throws: ``NetLayerError`` `.redirectRefused` for a `Location` that is not an http(s) URL or
     ///   an insecure downgrade.
     static func next(
-        after request: URLRequest, response: HTTPURLResponse, policy: RedirectPolicy
-    ) throws(NetLayerError) -> (request: URLRequest, redirect: Redirect)? {
+        after request: TransportRequest, response: ResponseHead, policy: RedirectPolicy
+    ) throws(NetLayerError) -> (request: TransportRequest, redirect: Redirect)? {
         guard followed.contains(response.statusCode),
-            let location = response.value(forHTTPHeaderField: "Location"),
-            let from = response.url ?? request.url
+            let location = response.headerFields["Location"]
         else { return nil }
+        let from = response.url ?? request.url
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard let resolved = URL(string: trimmed, relativeTo: from)?.absoluteURL,
             let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -100,24 +100,21 @@ enum RedirectRule {
 
         var next = request
         next.url = target
-        let method = request.httpMethod ?? "GET"
+        let method = request.method.rawValue
         let status = response.statusCode
         let becomesGET =
             (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST")
         if becomesGET {
-            next.httpMethod = "GET"
-            next.httpBody = nil
-            for name in contentHeaders { next.setValue(nil, forHTTPHeaderField: name) }
+            next.method = .get
+            next.body = nil
+            for name in contentHeaders { next.headerFields.remove(name) }
         }
         if !sameOrigin(from, target) {
-            for (name, _) in next.allHTTPHeaderFields ?? [:]
-            where policy.sensitiveHeaders.contains(name.lowercased()) {
-                next.setValue(nil, forHTTPHeaderField: name)
+            for field in next.headerFields where policy.sensitiveHeaders.contains(field.name.lowercased()) {
+                next.headerFields.remove(field.name)
             }
         }
-        let redirect = Redirect(
-            statusCode: status, from: from, to: target, method: HTTPMethod(rawValue: next.httpMethod ?? "GET")
-        )
+        let redirect = Redirect(statusCode: status, from: from, to: target, method: next.method)
         return (next, redirect)
     }
 

@@ -4,129 +4,6 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One in-flight task: its continuation, the bytes so far, and its timers.
-///
-/// Unchecked Sendable: every mutable field is read and written only under `lock`.
-final class TaskExchange: @unchecked Sendable {
-    let task: URLSessionTask
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
-    private var data = Data()
-    private var lastActivity = ContinuousClock.now
-    private var timeoutReason: String?
-    private var challengeResponse: HTTPURLResponse?
-    private var cancelled = false
-    private var started = false
-    private var watchdog: Task<Void, Never>?
-
-    init(task: URLSessionTask) {
-        self.task = task
-    }
-
-    /// Attaches the continuation and resumes the task, unless the caller was cancelled first.
-    /// - Returns: `false` when the caller's task was already cancelled; nothing was started then.
-    func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) -> Bool {
-        // Resuming under the lock makes `cancel()` either see `started == false` (and leave the
-        // task alone) or run after `resume()` returned: a URLSession task cancelled before it was
-        // resumed never reports completion on Linux.
-        lock.withLock {
-            if cancelled { return false }
-            self.continuation = continuation
-            started = true
-            lastActivity = .now
-            task.resume()
-            return true
-        }
-    }
-
-    func received(_ chunk: Data) {
-        lock.withLock {
-            data.append(chunk)
-            lastActivity = .now
-        }
-    }
-
-    func sent() {
-        lock.withLock { lastActivity = .now }
-    }
-
-    func challenged(_ response: HTTPURLResponse) {
-        lock.withLock { challengeResponse = response }
-    }
-
-    /// Cancels the task because the caller's Swift task was cancelled.
-    ///
-    /// Runs inside a task-cancellation handler, which holds the Swift task's lock. URLSession's
-    /// `cancel()` waits for the session's work queue, whose thread may itself be waiting for that lock
-    /// to resume this task, so the URLSession call is made from another thread.
-    func cancel() {
-        let wasStarted = lock.withLock {
-            cancelled = true
-            return started
-        }
-        if wasStarted {
-            let task = self.task
-            DispatchQueue.global().async { task.cancel() }
-        }
-    }
-
-    /// Starts the timer task that enforces the idle timeout and the total deadline.
-    func startWatchdog(_ timeouts: Timeouts) {
-        let start = ContinuousClock.now
-        let timer = Task { [weak self] in
-            while true {
-                guard let self else { return }
-                let activity = self.lock.withLock { self.lastActivity }
-                var deadline: ContinuousClock.Instant?
-                var reason = ""
-                if let total = timeouts.total {
-                    deadline = start + total
-                    reason = "the total deadline of \(total.formattedSeconds) elapsed"
-                }
-                if let idle = timeouts.idle, deadline.map({ activity + idle < $0 }) ?? true {
-                    deadline = activity + idle
-                    reason = "no data for \(idle.formattedSeconds) (idle timeout)"
-                }
-                guard let deadline else { return }
-                if ContinuousClock.now >= deadline {
-                    self.lock.withLock { self.timeoutReason = reason }
-                    self.task.cancel()
-                    return
-                }
-                do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-            }
-        }
-        lock.withLock { watchdog = timer }
-    }
-
-    /// Resumes the continuation exactly once with the task's outcome.
-    func complete(error: (any Error)?) {
-        let (continuation, data, reason, challenge, cancelled, watchdog) = lock.withLock {
-            let result = (
-                self.continuation, self.data, timeoutReason, challengeResponse, self.cancelled, self.watchdog
-            )
-            self.continuation = nil
-            self.watchdog = nil
-            return result
-        }
-        watchdog?.cancel()
-        guard let continuation else { return }
-        if let reason {
-            continuation.resume(throwing: NetLayerError.timedOut(reason))
-        } else if cancelled {
-            continuation.resume(throwing: CancellationError())
-        } else if let challenge, (error as? URLError)?.code == .cancelled || error == nil {
-            continuation.resume(returning: (data, challenge))
-        } else if let error {
-            continuation.resume(throwing: error)
-        } else if let response = task.response as? HTTPURLResponse {
-            continuation.resume(returning: (data, response))
-        } else {
-            continuation.resume(throwing: URLError(.badServerResponse))
-        }
-    }
-}
-
 /// The session's delegate: routes callbacks to the ``TaskExchange`` of each task.
 ///
 /// A session delegate rather than per-task delegates, because on Linux per-task delegates miss
@@ -196,15 +73,23 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         lock.withLock { exchanges[ObjectIdentifier(task)] }
     }
 
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let http = response as? HTTPURLResponse { exchange(for: dataTask)?.receivedHead(http) }
+        completionHandler(.allow)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(for: dataTask)?.received(data)
+        exchange(for: dataTask)?.receivedBody(data)
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        exchange(for: task)?.sent()
+        exchange(for: task)?.sentBody(total: totalBytesSent)
     }
 
     /// NetLayer follows redirects itself (see ``RedirectRule``): URLSession hands the 3xx back.

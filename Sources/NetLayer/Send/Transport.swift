@@ -4,17 +4,45 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Sends one prepared request and returns the whole response. Conform to it to route calls through
-/// something other than `URLSession` (a stub in tests, a different HTTP stack).
+/// Sends one request and returns the response head with a body that streams as it arrives.
+/// Conform to it to route calls through something other than `URLSession` (a stub in tests, a
+/// different HTTP stack).
+///
+/// The shape follows swift-openapi-runtime's `ClientTransport`: a request value in, a head and a
+/// streaming body out. NetLayer consumes the body exactly once (collecting, writing a file, or
+/// handing chunks on) and cancels it when it stops early.
 public protocol Transport: Sendable {
-    /// Sends `request` and waits for the whole body.
+    /// Sends `request`.
     /// - Parameters:
-    ///   - request: The request exactly as it should go on the wire.
-    ///   - timeouts: The idle timeout and total deadline the transport should enforce.
-    /// - Returns: The body and the HTTP response.
+    ///   - request: The request exactly as it should go on the wire (framing headers excepted).
+    ///   - context: Timeouts to enforce, where to report progress, and whether the body is
+    ///     streamed to the caller.
+    /// - Returns: The head once it arrived, and the body.
     /// - Throws: `URLError`, `CancellationError` or ``NetLayerError``; NetLayer wraps anything else as
     ///   ``NetLayerError/Code/transport``.
-    func send(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse)
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse
+}
+
+/// What a transport needs to know about one call besides the request.
+public struct TransportContext: Sendable {
+    /// The idle timeout and total deadline to enforce; the total covers reading the body too.
+    public var timeouts: Timeouts
+    /// Where to report upload and download progress; `nil` when nobody listens.
+    public var progress: ProgressReporter?
+    /// Whether the caller reads the body as it arrives (a stream, a download). `false`: it
+    /// collects the whole body at once, so a transport may read it in one piece.
+    public var streamsResponse: Bool
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - timeouts: Default none.
+    ///   - progress: Default `nil`.
+    ///   - streamsResponse: Default `false`.
+    public init(timeouts: Timeouts = Timeouts(), progress: ProgressReporter? = nil, streamsResponse: Bool = false) {
+        self.timeouts = timeouts
+        self.progress = progress
+        self.streamsResponse = streamsResponse
+    }
 }
 
 /// The time limits of one request.

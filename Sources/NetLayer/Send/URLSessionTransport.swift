@@ -41,10 +41,15 @@ public final class URLSessionTransport: Transport {
     /// - Parameters:
     ///   - configuration: Default `URLSessionConfiguration.default`.
     ///   - connectionReuse: Default ``ConnectionReuse/replayableRequestsOnly``.
+    ///   - bufferLimit: How many unread bytes a streamed response body holds before reading
+    ///     pauses. Default 1 MiB; at least 16 KiB.
     public init(
         configuration: URLSessionConfiguration = .default,
-        connectionReuse: ConnectionReuse = .replayableRequestsOnly
+        connectionReuse: ConnectionReuse = .replayableRequestsOnly,
+        bufferLimit: Int = 1 << 20
     ) {
+        self.bufferLimit = max(16 * 1024, bufferLimit)
+        self.spoolDirectory = BodySpool.directoryForNewTransport()
         let delegate = SessionDelegate()
         let queue = OperationQueue()
         queue.name = "NetLayer.URLSessionTransport"
@@ -63,6 +68,7 @@ public final class URLSessionTransport: Transport {
     deinit {
         session.finishTasksAndInvalidate()
         freshConnectionSession?.finishTasksAndInvalidate()
+        BodySpool.remove(spoolDirectory)
     }
 
     /// Methods a transport may resend after a stale connection (RFC 9110 §9.2.2).
@@ -70,32 +76,78 @@ public final class URLSessionTransport: Transport {
 
     /// The session for `request`, with `Connection: close` added when it must get a connection of
     /// its own.
-    private func route(_ request: inout URLRequest) -> URLSession {
+    private func route(_ request: inout URLRequest, hasBody: Bool) -> URLSession {
         guard let freshConnectionSession else { return session }
-        let replayable =
-            Self.idempotentMethods.contains(request.httpMethod ?? "GET")
-            && (request.httpBody?.isEmpty ?? true) && request.httpBodyStream == nil
+        let replayable = Self.idempotentMethods.contains(request.httpMethod ?? "GET") && !hasBody
         if replayable { return session }
         request.setValue("close", forHTTPHeaderField: "Connection")
         return freshConnectionSession
     }
 
+    /// Bodies up to this size are assembled in memory even when they come from files: a
+    /// temporary file would cost more than the bytes. Larger ones are streamed.
+    static let inMemoryBodyLimit: Int64 = 256 * 1024
+
+    /// Where bodies that must be spooled are written (Linux URLSession cannot send a stream with a
+    /// known length): a directory of this transport's own, readable by the user only, removed with
+    /// the transport. Each spooled file is removed when its task ends, however it ends.
+    let spoolDirectory: URL
+
+    /// How many unread response bytes a streamed body holds before the task is paused.
+    let bufferLimit: Int
+
     /// Sends the request through the session.
+    ///
+    /// A call that collects the body, has no limits and no progress to report, and whose body is in
+    /// memory, goes through one `data(for:)` call without a delegate-queue hop. Every other call is a
+    /// delegate-driven task whose body streams through a bounded buffer; file bodies are uploaded
+    /// from the file (a whole file) or from a spooled copy (ranges, multipart with files).
     /// - Throws: `URLError` from the session, ``NetLayerError/Code/timedOut`` when a limit elapses,
     ///   ``NetLayerError/Code/invalidValue`` for a limit of zero or less (longer than
-    ///   ``Timeouts/maximum`` is clamped), `CancellationError` when the calling task is cancelled.
-    public func send(_ request: URLRequest, timeouts: Timeouts) async throws -> (Data, HTTPURLResponse) {
+    ///   ``Timeouts/maximum`` is clamped), ``NetLayerError/Code/encodingFailed`` when a body file
+    ///   cannot be read, `CancellationError` when the calling task is cancelled.
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse {
         try Task.checkCancellation()
         // Checked here too, for callers that use the transport directly.
-        let timeouts = try Timeouts.checked(idle: timeouts.idle, total: timeouts.total)
-        var request = request
-        let session = route(&request)
-        return try await timeouts.isEmpty
-            ? sendDirectly(request, session: session)
-            : sendWatched(request, session: session, timeouts: timeouts)
+        let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
+        var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
+        let body = request.body.flatMap { $0.length > 0 ? $0 : nil }
+        let session = route(&urlRequest, hasBody: body != nil)
+        var upload: URL?
+        var cleanup: (@Sendable () -> Void)?
+        if let body, body.inMemoryBytes == nil {
+            if let file = body.wholeFile, try FileRead.regularFileSize(file, what: "body file") == body.length {
+                upload = file
+            } else if body.length <= Self.inMemoryBodyLimit {
+                urlRequest.httpBody = try await Self.readAll(body)
+            } else {
+                let spooled = try await BodySpool.write(body, into: spoolDirectory)
+                upload = spooled
+                cleanup = { BodySpool.remove(spooled) }
+            }
+        }
+        if upload == nil && !context.streamsResponse && context.progress == nil && timeouts.isEmpty {
+            let (data, response) = try await sendDirectly(urlRequest, session: session)
+            return TransportResponse(head: ResponseHead(response), body: ResponseBody(data))
+        }
+        do {
+            return try await sendWatched(
+                urlRequest, upload: upload, uploadLength: body?.length, session: session, timeouts: timeouts,
+                progress: context.progress, cleanup: cleanup)
+        } catch {
+            cleanup?()
+            throw error
+        }
     }
 
-    /// No limit to enforce: URLSession's own async call, which completes without a hop through the
+    /// A small file-backed body, read whole.
+    private static func readAll(_ body: RequestBody) async throws -> Data {
+        var data = Data()
+        for try await chunk in body.chunks() { data.append(chunk) }
+        return data
+    }
+
+    /// Nothing to watch: URLSession's own async call, which completes without a hop through the
     /// delegate queue. Task cancellation reaches the session task through URLSession itself.
     private func sendDirectly(_ request: URLRequest, session: URLSession) async throws -> (
         Data, HTTPURLResponse
@@ -137,12 +189,16 @@ public final class URLSessionTransport: Transport {
         "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
     }
 
-    /// Limits to enforce: a delegate-driven task whose bytes are watched by a timer.
-    private func sendWatched(_ request: URLRequest, session: URLSession, timeouts: Timeouts) async throws -> (
-        Data, HTTPURLResponse
-    ) {
-        let task = session.dataTask(with: request)
-        let exchange = TaskExchange(task: task)
+    /// A delegate-driven task: the head is returned as soon as it arrives; the body streams
+    /// through a bounded buffer while a timer enforces the limits.
+    private func sendWatched(
+        _ request: URLRequest, upload: URL?, uploadLength: Int64?, session: URLSession, timeouts: Timeouts,
+        progress: ProgressReporter?, cleanup: (@Sendable () -> Void)?
+    ) async throws -> TransportResponse {
+        let task: URLSessionTask =
+            if let upload { session.uploadTask(with: request, fromFile: upload) } else { session.dataTask(with: request) }
+        let exchange = TaskExchange(
+            task: task, progress: progress, uploadLength: uploadLength, bufferLimit: bufferLimit, cleanup: cleanup)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(exchange)

@@ -1,0 +1,193 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A call whose final response head has arrived and passed validation; its body is unread.
+struct OpenedCall: Sendable {
+    var head: ResponseHead
+    var body: ResponseBody
+    var request: TransportRequest
+    var prepared: PreparedRequest
+    var redirects: [Redirect]
+    var start: ContinuousClock.Instant
+    var log: RequestLog?
+    var progress: ProgressReporter?
+}
+
+/// A call whose body has been read whole.
+struct Exchange: Sendable {
+    var data: Data
+    var head: ResponseHead
+    var request: TransportRequest
+    var duration: Duration
+    var redirects: [Redirect]
+    var prepared: PreparedRequest
+}
+
+extension Executor {
+    /// The most bytes of an unacceptable response kept for the error when the call streams
+    /// (a collected call keeps the whole body it read anyway).
+    static let errorBodyLimit = 4 << 20
+
+    func redactor(for prepared: PreparedRequest) -> Redactor {
+        Redactor(prepared, pathParts: pathParts, redaction: resource.options.redaction)
+    }
+
+    /// Sends the call through the redirect loop and validates the final head.
+    /// - Parameters:
+    ///   - streams: The caller reads the body as it arrives.
+    ///   - adjust: Changes the prepared request before it is sent (a download's `Range`).
+    ///   - validation: Default: the resource's.
+    /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
+    func open(
+        debug: Bool, streams: Bool, validation: Validation? = nil,
+        adjust: ((inout TransportRequest) -> Void)? = nil
+    ) async throws(NetLayerError) -> OpenedCall {
+        var prepared = try prepare()
+        adjust?(&prepared.request)
+        let log =
+            (debug || resource.options.debug)
+            ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
+        log?.request(prepared)
+        let progress = progressHandler.map { ProgressReporter($0) }
+        let context = TransportContext(timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
+        let start = ContinuousClock.now
+        var request = prepared.request
+        var redirects: [Redirect] = []
+        do {
+            while true {
+                let response = try await send(request, context: context, since: start)
+                guard redirectPolicy.maximum > 0,
+                    let (next, redirect) = try RedirectRule.next(
+                        after: request, response: response.head, policy: redirectPolicy)
+                else {
+                    let call = OpenedCall(
+                        head: response.head, body: response.body, request: request, prepared: prepared,
+                        redirects: redirects, start: start, log: log, progress: progress)
+                    try await validate(call, validation: validation ?? resource.options.validation, streams: streams)
+                    return call
+                }
+                response.body.cancel()
+                if redirects.count >= redirectPolicy.maximum {
+                    throw NetLayerError.tooManyRedirects(redirects + [redirect], limit: redirectPolicy.maximum)
+                }
+                redirects.append(redirect)
+                log?.redirect(redirect)
+                request = next
+            }
+        } catch {
+            throw failure(error, request: request, prepared: prepared, redirects: redirects, start: start, log: log)
+        }
+    }
+
+    /// Throws the unacceptable-status error, with the body read (bounded when streaming).
+    private func validate(_ call: OpenedCall, validation: Validation, streams: Bool) async throws {
+        guard !validation.accepts(call.head) else { return }
+        let limit = streams ? Self.errorBodyLimit : Int.max
+        var body = Data()
+        do {
+            for try await chunk in call.body {
+                body.append(chunk.prefix(limit - body.count))
+                if body.count >= limit {
+                    call.body.cancel()
+                    break
+                }
+            }
+        } catch {
+            // The status is the news; a body cut short still goes with it.
+        }
+        let duration = ContinuousClock.now - call.start
+        call.log?.response(call.head, data: body, duration: duration)
+        let redactor = redactor(for: call.prepared)
+        var failure = NetLayerError.unacceptableStatus(
+            call.head, body: body, method: call.request.method, redactor: redactor)
+        failure.redirects = call.redirects
+        throw failure.redacted(by: redactor)
+    }
+
+    /// Reads the whole body of an opened call.
+    func collect(_ call: OpenedCall) async throws(NetLayerError) -> Exchange {
+        let data: Data
+        do {
+            data = try await call.body.collect()
+        } catch {
+            throw failure(
+                error, request: call.request, prepared: call.prepared, redirects: call.redirects, start: call.start,
+                log: call.log)
+        }
+        let duration = ContinuousClock.now - call.start
+        call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
+        call.log?.response(call.head, data: data, duration: duration)
+        return Exchange(
+            data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
+            prepared: call.prepared)
+    }
+
+    /// Sends and reads the whole body.
+    func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
+        try await collect(try await open(debug: debug, streams: false))
+    }
+
+    /// One hop: waits for the rate limits (every request the server sees counts), then sends with
+    /// what is left of the total deadline.
+    private func send(_ request: TransportRequest, context: TransportContext, since start: ContinuousClock.Instant)
+        async throws -> TransportResponse
+    {
+        if !resource.rateLimiter.isUnlimited {
+            do { try await resource.rateLimiter.acquire() } catch { throw NetLayerError.cancelled }
+        }
+        var hop = context
+        if let total = context.timeouts.total {
+            let left = total - (ContinuousClock.now - start)
+            if left <= .zero {
+                throw NetLayerError.timedOut("the total deadline of \(total.formattedSeconds) elapsed")
+            }
+            hop.timeouts.total = left
+        }
+        return try await resource.transport.send(request, context: hop)
+    }
+
+    /// Maps any error of a call to a redacted ``NetLayerError`` and prints the failure line.
+    func failure(
+        _ error: any Error, request: TransportRequest, prepared: PreparedRequest, redirects: [Redirect],
+        start: ContinuousClock.Instant, log: RequestLog?
+    ) -> NetLayerError {
+        if let known = error as? NetLayerError, known.redactor != nil { return known }
+        var failure = mapTransportError(error, request: request, prepared: prepared)
+        if failure.redirects.isEmpty { failure.redirects = redirects }
+        log?.failure(prepared, error: failure, duration: .now - start)
+        return failure
+    }
+
+    private func mapTransportError(_ error: any Error, request: TransportRequest, prepared: PreparedRequest)
+        -> NetLayerError
+    {
+        let method = request.method
+        let redactor = redactor(for: prepared)
+        let location = " (\(method) \(redactor.url(request.url)))"
+        let failure: NetLayerError
+        if var known = error as? NetLayerError {
+            if known.code == .timedOut || known.code == .tooManyRedirects || known.code == .redirectRefused {
+                known.message += location
+            }
+            failure = known
+        } else if error is CancellationError {
+            failure = .cancelled
+        } else if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cancelled: failure = .cancelled
+            case .timedOut:
+                var timedOut = NetLayerError.timedOut(
+                    "the session's own timeout elapsed (\(urlError.localizedDescription))\(location)")
+                timedOut.urlError = urlError
+                failure = timedOut
+            default: failure = .transport(urlError, method: method, url: request.url, redactor: redactor)
+            }
+        } else {
+            failure = .transport(other: error, method: method)
+        }
+        return failure.redacted(by: redactor)
+    }
+}

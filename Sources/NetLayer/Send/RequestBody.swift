@@ -1,0 +1,202 @@
+import Foundation
+
+/// A request body whose exact length is known before anything is sent and which can be sent again
+/// (a retry, a 307): an ordered list of segments, each bytes in memory or a byte range of a file.
+///
+/// Nothing here reads a whole file: a transport streams the segments (``chunks(size:)``), or the
+/// URLSession transport spools them to a temporary file in pieces.
+public struct RequestBody: Sendable, Hashable {
+    /// One piece of a body.
+    public enum Segment: Sendable, Hashable {
+        /// Bytes in memory.
+        case bytes(Data)
+        /// A byte range of a regular local file, read when the request is sent.
+        case file(URL, range: Range<Int64>)
+
+        /// The segment's length in bytes.
+        public var length: Int64 {
+            switch self {
+            case .bytes(let data): Int64(data.count)
+            case .file(_, let range): Int64(range.count)
+            }
+        }
+    }
+
+    /// The segments, in order.
+    public let segments: [Segment]
+    /// The total length in bytes, sent as `Content-Length`.
+    public let length: Int64
+    /// The file this body is in its entirety, when it is exactly one whole file (uploaded without
+    /// a copy).
+    let wholeFile: URL?
+
+    /// Bytes in memory.
+    public init(_ data: Data) {
+        segments = data.isEmpty ? [] : [.bytes(data)]
+        length = Int64(data.count)
+        wholeFile = nil
+    }
+
+    /// Segments sent one after the other; adjacent byte segments are joined.
+    /// - Throws: ``NetLayerError/Code/encodingFailed`` for a file segment that is not a regular local
+    ///   file or whose range reaches past the file's end.
+    public init(segments: [Segment]) throws(NetLayerError) {
+        var joined: [Segment] = []
+        var total: Int64 = 0
+        for segment in segments {
+            if case .file(let url, let range) = segment {
+                let size = try FileRead.regularFileSize(url, what: "body file")
+                if range.lowerBound < 0 || range.upperBound > size {
+                    throw .encodingFailed(
+                        "the range \(range.lowerBound)..<\(range.upperBound) of \(url.path) is outside its \(size) bytes"
+                    )
+                }
+            }
+            if segment.length == 0 { continue }
+            if case .bytes(let next) = segment, case .bytes(let previous)? = joined.last {
+                joined[joined.count - 1] = .bytes(previous + next)
+            } else {
+                joined.append(segment)
+            }
+            total += segment.length
+        }
+        self.segments = joined
+        self.length = total
+        self.wholeFile = nil
+    }
+
+    private init(file url: URL, size: Int64, range: Range<Int64>) {
+        segments = range.isEmpty ? [] : [.file(url, range: range)]
+        length = Int64(range.count)
+        wholeFile = range == 0..<size ? url : nil
+    }
+
+    /// A file, or a byte range of it, read when the request is sent.
+    /// - Parameters:
+    ///   - url: A `file:` URL of a regular file.
+    ///   - range: Default: the whole file.
+    /// - Throws: ``NetLayerError/Code/encodingFailed`` for a URL that is not a regular local file or a
+    ///   range outside it.
+    public static func file(_ url: URL, range: Range<Int64>? = nil) throws(NetLayerError) -> RequestBody {
+        let size = try FileRead.regularFileSize(url, what: "body file")
+        let range = range ?? 0..<size
+        if range.lowerBound < 0 || range.upperBound > size {
+            throw .encodingFailed(
+                "the range \(range.lowerBound)..<\(range.upperBound) of \(url.path) is outside its \(size) bytes")
+        }
+        // The link's target: Linux URLSession would announce the size of the link itself.
+        return RequestBody(file: url.resolvingSymlinksInPath(), size: size, range: range)
+    }
+
+    /// The whole body as one `Data` when every segment is in memory; `nil` when a file is involved.
+    public var inMemoryBytes: Data? {
+        if segments.isEmpty { return Data() }
+        if segments.count == 1, case .bytes(let data) = segments[0] { return data }
+        return nil
+    }
+
+    /// The body in chunks of at most `size` bytes, files read a chunk at a time.
+    /// - Parameter size: Default ``defaultChunkSize``.
+    public func chunks(size: Int = RequestBody.defaultChunkSize) -> Chunks {
+        Chunks(segments: segments, chunkSize: max(1, size))
+    }
+
+    /// 256 KiB: large enough that per-chunk overhead vanishes, small enough to keep memory flat.
+    public static let defaultChunkSize = 256 * 1024
+
+    /// The chunks of a body, reading files as they go. Each iteration starts from the beginning,
+    /// so a body can be sent again.
+    public struct Chunks: AsyncSequence, Sendable {
+        /// A chunk of bytes.
+        public typealias Element = Data
+        let segments: [Segment]
+        let chunkSize: Int
+
+        /// Starts reading from the first segment.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(reader: SegmentReader(segments: segments, chunkSize: chunkSize))
+        }
+
+        /// Reads the next chunk.
+        public struct Iterator: AsyncIteratorProtocol {
+            var reader: SegmentReader
+            /// The next chunk, or `nil` at the end.
+            /// - Throws: ``NetLayerError/Code/encodingFailed`` when a file cannot be read or
+            ///   became shorter since the body was made.
+            public mutating func next() async throws -> Data? { try reader.next() }
+        }
+    }
+
+    /// Writes the body to `handle` a chunk at a time (the spool of the URLSession transport).
+    /// - Throws: ``NetLayerError`` when a file cannot be read, or the write's error.
+    func write(to handle: FileHandle) throws {
+        var reader = SegmentReader(segments: segments, chunkSize: 1 << 20)
+        while let chunk = try reader.next() { try handle.write(contentsOf: chunk) }
+    }
+}
+
+/// Reads segments chunk by chunk; synchronous, with one file handle open at a time.
+struct SegmentReader {
+    private let segments: [RequestBody.Segment]
+    private let chunkSize: Int
+    private var index = 0
+    private var offsetInSegment: Int64 = 0
+    private var handle: FileHandle?
+
+    init(segments: [RequestBody.Segment], chunkSize: Int) {
+        self.segments = segments
+        self.chunkSize = chunkSize
+    }
+
+    mutating func next() throws(NetLayerError) -> Data? {
+        while index < segments.count {
+            let segment = segments[index]
+            let left = segment.length - offsetInSegment
+            if left <= 0 {
+                close()
+                index += 1
+                offsetInSegment = 0
+                continue
+            }
+            let count = Int(min(Int64(chunkSize), left))
+            switch segment {
+            case .bytes(let data):
+                let start = data.startIndex + Int(offsetInSegment)
+                offsetInSegment += Int64(count)
+                return data.subdata(in: start..<(start + count))
+            case .file(let url, let range):
+                let chunk = try read(url, at: range.lowerBound + offsetInSegment, count: count)
+                offsetInSegment += Int64(chunk.count)
+                return chunk
+            }
+        }
+        close()
+        return nil
+    }
+
+    private mutating func read(_ url: URL, at offset: Int64, count: Int) throws(NetLayerError) -> Data {
+        do {
+            let file: FileHandle
+            if let handle {
+                file = handle
+            } else {
+                file = try FileHandle(forReadingFrom: url)
+                try file.seek(toOffset: UInt64(offset))
+                handle = file
+            }
+            guard let chunk = try file.read(upToCount: count), !chunk.isEmpty else {
+                throw NetLayerError.encodingFailed("\(url.path) became shorter after the request was made")
+            }
+            return chunk
+        } catch let error as NetLayerError {
+            throw error
+        } catch {
+            throw .encodingFailed("cannot read \(url.path): \(error.localizedDescription)", underlying: error)
+        }
+    }
+
+    private mutating func close() {
+        try? handle?.close()
+        handle = nil
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request exactly as it goes on the wire: NetLayer's own value, cheap to build and copy. The
+/// executor builds it; a ``Transport`` sends it. `URLRequest` is made only inside
+/// ``URLSessionTransport``.
+///
+/// Named so as not to clash with the `Request` and `Response` types of server frameworks.
+public struct TransportRequest: Sendable, Hashable {
+    /// The method, an RFC 9110 token.
+    public var method: HTTPMethod
+    /// The absolute URL, query included, never a fragment.
+    public var url: URL
+    /// The header fields, checked; the transport adds the framing ones (`Content-Length`, `Host`).
+    public var headerFields: HeaderFields
+    /// The body; `nil` for none.
+    public var body: RequestBody?
+
+    /// Creates a request.
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - url: The absolute URL.
+    ///   - headerFields: Default none.
+    ///   - body: Default none.
+    public init(method: HTTPMethod, url: URL, headerFields: HeaderFields = HeaderFields(), body: RequestBody? = nil) {
+        self.method = method
+        self.url = url
+        self.headerFields = headerFields
+        self.body = body
+    }
+
+    /// The equivalent `URLRequest`: in-memory bodies as `httpBody`, others as `httpBodyStream`.
+    /// `timeoutInterval` is set to a backstop above the idle timeout (Linux URLSession truncates
+    /// sub-second values; NetLayer enforces the exact one).
+    func urlRequest(idleTimeout: Duration? = nil, fileBodies: Bool = true) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        // One assignment instead of `setValue` per field: much cheaper on Linux.
+        if !headerFields.isEmpty { request.allHTTPHeaderFields = headerFields.dictionary }
+        if let body {
+            if let bytes = body.inMemoryBytes {
+                request.httpBody = bytes
+            } else if fileBodies, let file = body.wholeFile {
+                request.httpBodyStream = InputStream(url: file)
+            }
+        }
+        if let idle = idleTimeout { request.timeoutInterval = idle.seconds.rounded(.up) + 1 }
+        return request
+    }
+}
+
+/// The status line and header fields of a response, and the URL that gave it.
+public struct ResponseHead: Sendable {
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The header fields as received.
+    public let headerFields: HeaderFields
+    /// The URL of the request that gave this response.
+    public let url: URL?
+    /// The Foundation response, when the transport had one (saves making it again).
+    let foundation: HTTPURLResponse?
+
+    /// Creates a head (a custom transport or a stub).
+    /// - Parameters:
+    ///   - statusCode: The status, 100–599.
+    ///   - headerFields: Default none.
+    ///   - url: The request's URL.
+    public init(statusCode: Int, headerFields: HeaderFields = HeaderFields(), url: URL?) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.url = url
+        self.foundation = nil
+    }
+
+    /// The head of a Foundation response.
+    init(_ response: HTTPURLResponse) {
+        statusCode = response.statusCode
+        var fields: [(name: String, value: String)] = []
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, let value = value as? String { fields.append((key, value)) }
+        }
+        headerFields = HeaderFields(received: fields)
+        url = response.url
+        foundation = response
+    }
+
+    /// The head as an `HTTPURLResponse`, for ``Validation`` predicates and Foundation APIs; `nil`
+    /// only if Foundation refuses the values (a head made by a custom transport).
+    public var httpURLResponse: HTTPURLResponse? {
+        if let foundation { return foundation }
+        var fields: [String: String] = [:]
+        for field in headerFields {
+            fields[field.name] = fields[field.name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        return HTTPURLResponse(
+            url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
+            headerFields: fields)
+    }
+
+    /// The `Content-Length`, when the server sent a valid one.
+    var contentLength: Int64? {
+        headerFields["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
+            $0 >= 0 ? $0 : nil
+        }
+    }
+}
+
+/// What a transport returns: the head at once, the body as it arrives.
+public struct TransportResponse: Sendable {
+    /// Status, header fields and URL.
+    public var head: ResponseHead
+    /// The body, read once.
+    public var body: ResponseBody
+
+    /// Creates a response.
+    public init(head: ResponseHead, body: ResponseBody) {
+        self.head = head
+        self.body = body
+    }
+}
