@@ -127,7 +127,8 @@ extension Executor {
 
     /// Sends and reads the whole body.
     func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
-        try await collect(try await open(debug: debug, streams: false))
+        defer { progressEnded?() }
+        return try await collect(try await open(debug: debug, streams: false))
     }
 
     /// One hop: waits for the rate limits (every request the server sees counts), then sends with

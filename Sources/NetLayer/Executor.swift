@@ -30,6 +30,8 @@ public struct Executor: Sendable {
     let redirectPolicy: RedirectPolicy
     /// Receives upload and download progress; set by ``progress(_:)``.
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
+    /// Called once when a call ends, however it ends; set by ``progressUpdates()``.
+    var progressEnded: (@Sendable () -> Void)? = nil
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting

@@ -56,6 +56,15 @@ struct RequestLog {
         sink.block(lines)
     }
 
+    /// The head of a response whose body is streamed to the caller (not printed).
+    func streamed(_ response: ResponseHead, duration: Duration) {
+        let status = response.statusCode
+        let size = response.contentLength.map { "\($0) bytes" } ?? "length unknown"
+        sink.block([
+            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · streamed, \(size)"
+        ])
+    }
+
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
         sink.block([
             "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.message)) · \(Self.milliseconds(duration))"

@@ -3,16 +3,23 @@ import Foundation
 /// The bounded buffer between a transport that receives chunks (the session delegate) and the one
 /// consumer of a ``ResponseBody``.
 ///
-/// Above ``limit`` unread bytes it asks the producer to pause (the URLSession task is suspended);
-/// once the consumer has taken the buffer down to half, it asks it to resume. Pause and resume are
-/// applied on one serial queue, always to the latest wish, so they can never be applied out of
-/// order. Unchecked Sendable: every mutable field is guarded by `lock`, except `applied`, which only
-/// the serial `controlQueue` touches.
+/// Above ``limit`` unread bytes in memory, one of two things happens:
+/// - with a `pause` control (Apple platforms: the URLSession task is suspended), the producer is
+///   asked to pause, and to resume once the consumer has taken the buffer down to half. Pause and
+///   resume are applied on one serial queue, always to the latest wish, so never out of order.
+/// - without one (Linux: `suspend()` of a running task removes its handle from libcurl, and the
+///   transfer stalls or starts over — measured), further chunks go to a spill file in
+///   `spillDirectory` until the consumer has read them, so memory stays flat; the file is removed
+///   as soon as it is drained, and on cancellation.
+///
+/// Unchecked Sendable: every mutable field is guarded by `lock`, except `applied`, which only the
+/// serial `controlQueue` touches.
 final class BodyBuffer: @unchecked Sendable {
     /// How the buffer reaches the transfer behind it.
     struct Control: Sendable {
-        var pause: @Sendable () -> Void
-        var resume: @Sendable () -> Void
+        /// Pauses the producer; `nil` when it cannot be paused (spill instead).
+        var pause: (@Sendable () -> Void)?
+        var resume: (@Sendable () -> Void)?
         var cancel: @Sendable () -> Void
     }
 
@@ -32,16 +39,26 @@ final class BodyBuffer: @unchecked Sendable {
     private var wantsPause = false
     private var pauses = 0
     private var applied = false
+    private var spill: SpillFile?
+    private var spilled: Int64 = 0
+    private let spillDirectory: URL?
     private static let controlQueue = DispatchQueue(label: "NetLayer.BodyBuffer.control")
 
-    init(limit: Int = BodyBuffer.defaultLimit, control: Control) {
+    init(limit: Int = BodyBuffer.defaultLimit, control: Control, spillDirectory: URL? = nil) {
         self.limit = max(1, limit)
         self.control = control
+        self.spillDirectory = spillDirectory
     }
 
-    /// The most unread bytes held at once, and how often the producer was paused (for tests and
-    /// the documented bound).
-    var statistics: (peakBytes: Int, pauses: Int) { lock.withLock { (peak, pauses) } }
+    deinit {
+        spill?.remove()
+    }
+
+    /// The most unread bytes held in memory at once, how often the producer was paused, and how
+    /// many bytes went through a spill file (for tests and the documented bound).
+    var statistics: (peakBytes: Int, pauses: Int, spilledBytes: Int64) {
+        lock.withLock { (peak, pauses, spilled) }
+    }
 
     /// Whether the producer is paused because the consumer lags (the idle timer must not count it).
     var isPaused: Bool { lock.withLock { wantsPause } }
@@ -51,11 +68,22 @@ final class BodyBuffer: @unchecked Sendable {
         if data.isEmpty { return }
         var handOver: CheckedContinuation<Data?, any Error>?
         var pauseNow = false
+        var spillFailure: (any Error)?
         lock.withLock {
             if cancelled || end != nil { return }
             if let waiter {
                 self.waiter = nil
                 handOver = waiter
+                return
+            }
+            if control.pause == nil, let spillDirectory, spill != nil || buffered + data.count > limit {
+                do {
+                    if spill == nil { spill = try SpillFile(in: spillDirectory) }
+                    try spill?.append(data)
+                    spilled += Int64(data.count)
+                } catch {
+                    spillFailure = error
+                }
                 return
             }
             chunks.append(data)
@@ -69,17 +97,31 @@ final class BodyBuffer: @unchecked Sendable {
         }
         handOver?.resume(returning: data)
         if pauseNow { applyLatestWish() }
+        if let spillFailure {
+            finish(NetLayerError.fileFailed(
+                "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
+                underlying: spillFailure))
+            control.cancel()
+        }
     }
 
-    /// Producer: the body ended, with an error or not. Chunks already buffered are still read.
+    /// Producer: the body ended, with an error or not. Chunks already buffered are still read. A
+    /// consumer that cancelled and waits is released now, once the transfer has let go of
+    /// everything it held (a spooled request body, the connection).
     func finish(_ error: (any Error)?) {
-        let waiter: CheckedContinuation<Data?, any Error>? = lock.withLock {
-            if end != nil { return nil }
+        let (waiter, cancelled): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
+            if end != nil { return (nil, false) }
             end = error.map { .failure($0) } ?? .success(())
             defer { self.waiter = nil }
-            return self.waiter
+            return (self.waiter, self.cancelled)
         }
-        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+        if cancelled {
+            waiter?.resume(throwing: CancellationError())
+        } else if let error {
+            waiter?.resume(throwing: error)
+        } else {
+            waiter?.resume(returning: nil)
+        }
     }
 
     /// Consumer: the next chunk, waiting for one; `nil` at the end.
@@ -103,7 +145,29 @@ final class BodyBuffer: @unchecked Sendable {
                         }
                         return .success(chunk)
                     }
-                    if cancelled { return .failure(CancellationError()) }
+                    if let spill {
+                        do {
+                            if let chunk = try spill.read(upTo: limit) {
+                                if spill.isDrained {
+                                    spill.remove()
+                                    self.spill = nil
+                                }
+                                return .success(chunk)
+                            }
+                        } catch {
+                            return .failure(
+                                NetLayerError.fileFailed(
+                                    "cannot read back the unread response body: \(error.localizedDescription)",
+                                    underlying: error))
+                        }
+                    }
+                    if cancelled {
+                        // Wait for the producer to end, so that nothing the transfer holds outlives
+                        // the call.
+                        if end != nil { return .failure(CancellationError()) }
+                        waiter = continuation
+                        return nil
+                    }
                     if let end {
                         switch end {
                         case .success: return .success(nil)
@@ -121,24 +185,26 @@ final class BodyBuffer: @unchecked Sendable {
         }
     }
 
-    /// Consumer: stop the transfer (the consumer went away or was cancelled). Idempotent.
+    /// Consumer: stop the transfer (the consumer went away or was cancelled). Idempotent. A
+    /// consumer waiting in ``next()`` gets `CancellationError` once the producer has ended.
     func cancel() {
-        let (waiter, first): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
-            if cancelled { return (nil, false) }
+        let stopProducer: Bool = lock.withLock {
+            if cancelled { return false }
             cancelled = true
             chunks = []
+            first = 0
             buffered = 0
-            defer { self.waiter = nil }
-            return (self.waiter, end == nil)
+            spill?.remove()
+            spill = nil
+            return end == nil
         }
-        waiter?.resume(throwing: CancellationError())
-        guard first else { return }
+        guard stopProducer else { return }
         // Off the caller's thread (it may hold the Swift task's lock; see TaskExchange.cancel), and
         // after any pause, so a suspended task is resumed before it is cancelled.
         Self.controlQueue.async { [self] in
             if applied {
                 applied = false
-                control.resume()
+                control.resume?()
             }
             control.cancel()
         }
@@ -152,7 +218,51 @@ final class BodyBuffer: @unchecked Sendable {
             let target = wish && !stopped
             guard target != applied else { return }
             applied = target
-            if target { control.pause() } else { control.resume() }
+            if target { control.pause?() } else { control.resume?() }
         }
+    }
+}
+
+/// The overflow of a body whose producer cannot pause: written at the end, read from the front.
+/// Only touched under the owning buffer's lock.
+final class SpillFile {
+    private let url: URL
+    private let writer: FileHandle
+    private let reader: FileHandle
+    private var written: Int64 = 0
+    private var read: Int64 = 0
+
+    init(in directory: URL) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        url = directory.appendingPathComponent("response-\(UUID().uuidString)")
+        guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw NetLayerError.fileFailed("cannot create \(url.path)")
+        }
+        writer = try FileHandle(forWritingTo: url)
+        reader = try FileHandle(forReadingFrom: url)
+    }
+
+    var isDrained: Bool { read >= written }
+
+    func append(_ data: Data) throws {
+        try writer.write(contentsOf: data)
+        written += Int64(data.count)
+    }
+
+    /// The next bytes not read yet, at most `count`; nil when drained.
+    func read(upTo count: Int) throws -> Data? {
+        guard read < written else { return nil }
+        let chunk = try reader.read(upToCount: Int(min(Int64(count), written - read))) ?? Data()
+        if chunk.isEmpty { throw NetLayerError.fileFailed("\(url.path) ended early") }
+        read += Int64(chunk.count)
+        return chunk
+    }
+
+    func remove() {
+        try? writer.close()
+        try? reader.close()
+        try? FileManager.default.removeItem(at: url)
     }
 }

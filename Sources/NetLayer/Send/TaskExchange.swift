@@ -15,6 +15,7 @@ final class TaskExchange: @unchecked Sendable {
     private let progress: ProgressReporter?
     private let uploadLength: Int64?
     private let bufferLimit: Int
+    private let spillDirectory: URL
     /// Runs once when the task is over (removes a spooled body).
     private var cleanup: (@Sendable () -> Void)?
     private var headContinuation: CheckedContinuation<TransportResponse, any Error>?
@@ -31,8 +32,9 @@ final class TaskExchange: @unchecked Sendable {
 
     init(
         task: URLSessionTask, progress: ProgressReporter?, uploadLength: Int64?, bufferLimit: Int,
-        cleanup: (@Sendable () -> Void)?
+        spillDirectory: URL, cleanup: (@Sendable () -> Void)?
     ) {
+        self.spillDirectory = spillDirectory
         self.task = task
         self.progress = progress
         self.uploadLength = uploadLength
@@ -58,12 +60,18 @@ final class TaskExchange: @unchecked Sendable {
 
     /// The response head arrived: hand it to the caller with a body that streams from here on.
     func receivedHead(_ response: HTTPURLResponse) {
-        let task = self.task
-        let buffer = BodyBuffer(
-            limit: bufferLimit,
-            control: BodyBuffer.Control(
+        #if canImport(FoundationNetworking)
+            // Linux: suspending a running task removes it from libcurl, and the transfer stalls or
+            // restarts; the buffer spills to disk instead.
+            let control = BodyBuffer.Control(
+                pause: nil, resume: nil, cancel: { [weak self] in self?.cancelTransfer() })
+        #else
+            let task = self.task
+            let control = BodyBuffer.Control(
                 pause: { task.suspend() }, resume: { task.resume() },
-                cancel: { [weak self] in self?.cancelTransfer() }))
+                cancel: { [weak self] in self?.cancelTransfer() })
+        #endif
+        let buffer = BodyBuffer(limit: bufferLimit, control: control, spillDirectory: spillDirectory)
         let (continuation, early): (CheckedContinuation<TransportResponse, any Error>?, Data) = lock.withLock {
             lastActivity = .now
             self.buffer = buffer

@@ -198,7 +198,8 @@ public final class URLSessionTransport: Transport {
         let task: URLSessionTask =
             if let upload { session.uploadTask(with: request, fromFile: upload) } else { session.dataTask(with: request) }
         let exchange = TaskExchange(
-            task: task, progress: progress, uploadLength: uploadLength, bufferLimit: bufferLimit, cleanup: cleanup)
+            task: task, progress: progress, uploadLength: uploadLength, bufferLimit: bufferLimit,
+            spillDirectory: spoolDirectory, cleanup: cleanup)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(exchange)

@@ -113,6 +113,17 @@ final class TestByteReader {
         }
     }
 
+    /// Hands at most `maxCount` bytes to `consume`: buffered ones first, else what one read of the
+    /// source returns. Returns how many, 0 at end of stream or on error. For streamed bodies.
+    func readSome(maxCount: Int, _ consume: (UnsafeRawBufferPointer) -> Void) -> Int {
+        guard maxCount > 0 else { return 0 }
+        if buffered == 0, !fill() { return 0 }
+        let count = min(maxCount, buffered)
+        buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+        start += count
+        return count
+    }
+
     /// Reads exactly `count` bytes; nil when the stream ends first.
     func readExactly(_ count: Int) -> Data? {
         guard count > 0 else { return Data() }
@@ -176,6 +187,25 @@ enum TestHTTPRequestParser {
             return (body, [])
         case .chunked:
             return try readChunked(from: reader, maxBytes: maxBytes)
+        }
+    }
+
+    /// Reads the body announced by `head` piece by piece, handing each piece (at most one read's
+    /// worth) to `consume` without keeping it. Returns the chunked trailers. Throws `.bodyTooLarge`
+    /// once more than `maxBytes` would arrive, `.truncated` when the stream ends early.
+    static func streamBody(
+        for head: TestRequestHead, from reader: TestByteReader, maxBytes: Int64,
+        consume: (UnsafeRawBufferPointer) -> Void
+    ) throws(TestParseError) -> [TestHeader] {
+        switch head.framing {
+        case .none:
+            return []
+        case .length(let length):
+            guard Int64(length) <= maxBytes else { throw .bodyTooLarge }
+            try stream(length, from: reader, consume: consume)
+            return []
+        case .chunked:
+            return try streamChunked(from: reader, maxBytes: maxBytes, consume: consume)
         }
     }
 
@@ -246,6 +276,16 @@ enum TestHTTPRequestParser {
         from reader: TestByteReader, maxBytes: Int
     ) throws(TestParseError) -> (body: Data, trailers: [TestHeader]) {
         var body = Data()
+        let trailers = try streamChunked(from: reader, maxBytes: Int64(maxBytes)) { piece in
+            piece.withMemoryRebound(to: UInt8.self) { body.append($0) }
+        }
+        return (body, trailers)
+    }
+
+    private static func streamChunked(
+        from reader: TestByteReader, maxBytes: Int64, consume: (UnsafeRawBufferPointer) -> Void
+    ) throws(TestParseError) -> [TestHeader] {
+        var total: Int64 = 0
         while true {
             let sizeLine = try line(from: reader, limit: 4096)
             let sizeText = sizeLine.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
@@ -255,9 +295,9 @@ enum TestHTTPRequestParser {
                 throw .malformed("invalid chunk size")
             }
             if size == 0 { break }
-            guard body.count + size <= maxBytes else { throw .bodyTooLarge }
-            guard let chunk = reader.readExactly(size) else { throw .truncated }
-            body.append(chunk)
+            guard total + Int64(size) <= maxBytes else { throw .bodyTooLarge }
+            try stream(size, from: reader, consume: consume)
+            total += Int64(size)
             guard try line(from: reader, limit: 2).isEmpty else {
                 throw .malformed("chunk not followed by CRLF")
             }
@@ -265,8 +305,20 @@ enum TestHTTPRequestParser {
         var trailers: [TestHeader] = []
         while true {
             let trailer = try line(from: reader, limit: maxHeadBytes)
-            if trailer.isEmpty { return (body, trailers) }
+            if trailer.isEmpty { return trailers }
             trailers.append(try parseField(trailer))
+        }
+    }
+
+    /// Hands exactly `count` bytes to `consume`, in pieces.
+    private static func stream(
+        _ count: Int, from reader: TestByteReader, consume: (UnsafeRawBufferPointer) -> Void
+    ) throws(TestParseError) {
+        var remaining = count
+        while remaining > 0 {
+            let got = reader.readSome(maxCount: remaining, consume)
+            guard got > 0 else { throw .truncated }
+            remaining -= got
         }
     }
 

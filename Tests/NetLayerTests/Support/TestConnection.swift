@@ -38,15 +38,25 @@ struct TestConnection {
                 return reject(error, writer: writer)
             }
             let receivedAt = ContinuousClock.now
-            if case .length(let length) = head.framing, length > core.maxBodyBytes {
+            let isSink = TestTransferRoutes.isSink(head.path)
+            let maxBodyBytes = isSink ? TestTransferRoutes.maxLength : Int64(core.maxBodyBytes)
+            if case .length(let length) = head.framing, Int64(length) > maxBodyBytes {
                 return reject(.bodyTooLarge, writer: writer)  // before any 100 Continue
             }
             if head.expectsContinue, !TestSocket.sendAll(fd, Self.continueLine) { return false }
 
             let body: (body: Data, trailers: [TestHeader])
-            do {
-                body = try TestHTTPRequestParser.readBody(
-                    for: head, from: reader, maxBytes: core.maxBodyBytes)
+            var sinkRecord: TestSinkRecord?
+            do throws(TestParseError) {
+                if isSink {
+                    let sunk = sink(head, reader: reader)
+                    core.addSinkRecord(sunk.record)
+                    sinkRecord = sunk.record
+                    body = (Data(), try sunk.trailers.get())
+                } else {
+                    body = try TestHTTPRequestParser.readBody(
+                        for: head, from: reader, maxBytes: core.maxBodyBytes)
+                }
             } catch {
                 return reject(error, writer: writer)
             }
@@ -63,6 +73,8 @@ struct TestConnection {
             }
             let response =
                 handler?(request)
+                ?? sinkRecord.map { TestTransferRoutes.sinkResponse($0, request: request) }
+                ?? TestTransferRoutes.response(for: request, core: core)
                 ?? TestRoutes.response(for: request, flakyAttempt: { core.nextFlakyAttempt($0) })
             let outcome = writer.write(
                 response, method: head.method, version: head.version, requestKeepAlive: head.keepAlive
@@ -70,6 +82,24 @@ struct TestConnection {
             if response.dropConnection { return false }
             if outcome == .close { return true }
         }
+    }
+
+    /// Streams a `/sink` request body into a record; the trailers, or why the body is incomplete.
+    private func sink(_ head: TestRequestHead, reader: TestByteReader) -> (
+        record: TestSinkRecord, trailers: Result<[TestHeader], TestParseError>
+    ) {
+        var accumulator = TestSinkAccumulator()
+        let trailers = Result { () throws(TestParseError) in
+            try TestHTTPRequestParser.streamBody(
+                for: head, from: reader, maxBytes: TestTransferRoutes.maxLength
+            ) { accumulator.add($0) }
+        }
+        let complete = (try? trailers.get()) != nil
+        let record = TestSinkRecord(
+            path: head.path, rawQuery: head.rawQuery, method: head.method, headers: head.headers,
+            length: accumulator.checksum.count, checksum: accumulator.checksum.value,
+            head: accumulator.head, tail: accumulator.tail, complete: complete, connectionID: id)
+        return (record, trailers)
     }
 
     /// Sleeps in short slices; gives up early (false) when the server stops or the peer hangs up,

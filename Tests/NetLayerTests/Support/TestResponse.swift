@@ -49,6 +49,38 @@ struct TestDrip: Sendable, Equatable {
     }
 }
 
+/// A response body produced piece by piece while it is written, so it is never held whole (see
+/// `TestResponse.streamedBody`). Each piece is sent as soon as it is made; with `chunked`, one chunk
+/// per piece.
+struct TestStreamedBody: Sendable {
+    /// How far the writer got. `.writing` after each piece sent, then exactly one of the others.
+    enum State: Sendable, Equatable {
+        case writing
+        /// Every byte was sent.
+        case finished
+        /// Stopped early: `interruptAfter` was reached, the peer went away or the server stopped.
+        case cut
+    }
+
+    /// The full body length (announced in `Content-Length` unless the response is chunked).
+    var length: Int64
+    /// The body bytes at offsets `range`; called for consecutive ranges of at most `pieceSize` bytes.
+    var bytes: @Sendable (_ range: Range<Int64>) -> Data
+    var pieceSize: Int = 256 << 10
+    /// Pause between two pieces (watching for the peer to hang up).
+    var pause: Duration = .zero
+    /// Send only this many body bytes, then close the connection (the peer sees a short body).
+    var interruptAfter: Int64?
+    /// Told the body bytes written so far: `.writing` after every piece sent, then once more at the
+    /// end (a HEAD or no-body response ends `.finished` with 0). Runs on the connection's thread.
+    var progress: (@Sendable (_ bytesWritten: Int64, _ state: State) -> Void)?
+
+    init(length: Int64, bytes: @escaping @Sendable (_ range: Range<Int64>) -> Data) {
+        self.length = length
+        self.bytes = bytes
+    }
+}
+
 /// What the test server sends back for one request.
 ///
 /// Unless the handler sets `Content-Length` or `Transfer-Encoding` itself, the server adds
@@ -71,6 +103,8 @@ struct TestResponse: Sendable {
     var closeConnection: Bool = false
     /// Close the connection without sending anything (after `delay`).
     var dropConnection: Bool = false
+    /// A body generated while it is written; when set, it replaces `body` (and `drip`).
+    var streamedBody: TestStreamedBody?
 
     init(status: Int = 200, reason: String? = nil, headers: [(String, String)] = [], body: Data = Data()) {
         self.status = status

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns a `TestResponse` into bytes on the wire: delay, head, body (whole, dripped or chunked),
+/// Turns a `TestResponse` into bytes on the wire: delay, head, body (whole, dripped, streamed or chunked),
 /// HEAD and no-body statuses, and whether the connection stays open afterwards.
 struct TestResponseWriter {
     /// Writes bytes; false when the peer is gone.
@@ -21,6 +21,9 @@ struct TestResponseWriter {
 
         let plan = Self.plan(response, method: method, version: version, requestKeepAlive: requestKeepAlive)
         let outcome: Outcome = plan.keepOpen ? .keepOpen : .close
+        if let streamed = response.streamedBody {
+            return writeStreamed(streamed, plan: plan, outcome: outcome)
+        }
         guard plan.sendsBody else { return send(plan.head) ? outcome : .close }
 
         guard response.drip != nil || plan.chunked else {
@@ -43,6 +46,37 @@ struct TestResponseWriter {
         return outcome
     }
 
+    /// Sends the head, then `body` piece by piece (pausing and cutting as it says), reporting progress.
+    private func writeStreamed(_ body: TestStreamedBody, plan: Plan, outcome: Outcome) -> Outcome {
+        let report = body.progress ?? { _, _ in }
+        guard plan.sendsBody else {
+            let sent = send(plan.head)
+            report(0, sent ? .finished : .cut)
+            return sent ? outcome : .close
+        }
+        guard send(plan.head) else {
+            report(0, .cut)
+            return .close
+        }
+        let limit = min(body.length, max(0, body.interruptAfter ?? body.length))
+        let pieceSize = Int64(max(1, body.pieceSize))
+        var written: Int64 = 0
+        while written < limit {
+            if written > 0, body.pause > .zero, !sleep(body.pause) { break }
+            let end = min(limit, written + pieceSize)
+            let piece = body.bytes(written..<end)
+            guard send(plan.chunked ? Self.chunk(piece) : piece) else { break }
+            written = end
+            report(written, .writing)
+        }
+        guard written == body.length, !plan.chunked || send(Data("0\r\n\r\n".utf8)) else {
+            report(written, .cut)
+            return .close
+        }
+        report(written, .finished)
+        return outcome
+    }
+
     struct Plan {
         var head: Data
         var sendsBody: Bool
@@ -55,6 +89,7 @@ struct TestResponseWriter {
         -> Plan
     {
         var headers = response.headers
+        let bodyLength = response.streamedBody?.length ?? Int64(response.body.count)
         let forbidsBody = response.statusForbidsBody
         let contentLength = TestHTTPRequestParser.tokens(headers, "Content-Length")
         let codings = TestHTTPRequestParser.tokens(headers, "Transfer-Encoding")
@@ -64,13 +99,13 @@ struct TestResponseWriter {
             // The handler framed the body itself (perhaps wrongly, on purpose): send as is, then close
             // unless the framing is consistent.
             chunked = codings.last == "chunked"
-            framingMismatch = !chunked && contentLength != [String(response.body.count)]
+            framingMismatch = !chunked && contentLength != [String(bodyLength)]
         } else if !forbidsBody {
             if response.chunked {
                 headers.append(TestHeader("Transfer-Encoding", "chunked"))
                 chunked = true
             } else {
-                headers.append(TestHeader("Content-Length", String(response.body.count)))
+                headers.append(TestHeader("Content-Length", String(bodyLength)))
             }
         }
 

@@ -8,7 +8,8 @@ import Foundation
 
 /// An in-process HTTP/1.1 server on 127.0.0.1 for tests: plain BSD sockets, one thread per
 /// connection, keep-alive, chunked and `Expect: 100-continue` request bodies, built-in routes (see
-/// `TestRoutes`) and custom routes. It records every request it reads, in arrival order.
+/// `TestRoutes`; `TestTransferRoutes` for huge streamed bodies) and custom routes. It records every
+/// request it reads, in arrival order.
 ///
 /// ```swift
 /// let server = try TestServer.start()
@@ -35,7 +36,8 @@ final class TestServer: Sendable {
         return url
     }
 
-    /// Binds 127.0.0.1:0 and starts the accept thread. Bodies above `maxBodyBytes` get 413.
+    /// Binds 127.0.0.1:0 and starts the accept thread. Bodies above `maxBodyBytes` get 413 (except
+    /// on `/sink...`, which streams up to 8 GiB; see `TestTransferRoutes`).
     static func start(maxBodyBytes: Int = 256 << 20) throws -> TestServer {
         let listener = try TestSocket.makeLoopbackListener()
         let wake: (read: Int32, write: Int32)
@@ -77,9 +79,14 @@ final class TestServer: Sendable {
         core.state.withLock { $0.requests.filter { $0.path == path } }
     }
 
-    /// Forgets the recorded requests (routes, flaky counters and connections are kept).
+    /// Forgets the recorded requests, sink records and pattern records (routes, flaky counters,
+    /// used `interruptKey`s and connections are kept).
     func reset() {
-        core.state.withLock { $0.requests.removeAll() }
+        core.state.withLock { shared in
+            shared.requests.removeAll()
+            shared.transfers.sinkRecords.removeAll()
+            shared.transfers.patternRecords.removeAll()
+        }
     }
 
     /// Forgets how many times each `/flaky` key was hit.
@@ -127,6 +134,63 @@ final class TestServer: Sendable {
     }
 }
 
+/// The transfer routes' records (see `TestTransferRoutes`).
+extension TestServer {
+    /// Every `/sink...` body streamed so far (complete or not), in the order the bodies ended.
+    var sinkRecords: [TestSinkRecord] {
+        core.state.withLock { $0.transfers.sinkRecords }
+    }
+
+    /// Sink records whose path equals `path` exactly.
+    func sinkRecords(path: String) -> [TestSinkRecord] {
+        core.state.withLock { $0.transfers.sinkRecords.filter { $0.path == path } }
+    }
+
+    /// `/pattern...` and `/firehose...` responses so far, in the order they started, with live progress.
+    func patternRecords(path: String) -> [TestPatternRecord] {
+        core.state.withLock { $0.transfers.patternRecords.filter { $0.path == path } }
+    }
+
+    /// Polls until at least `count` sink records with `path` exist, or `timeout` passes; returns them.
+    func waitForSinkRecords(
+        count: Int, path: String, timeout: Duration = .seconds(5)
+    ) async -> [TestSinkRecord] {
+        await poll(timeout: timeout, read: { sinkRecords(path: path) }, until: { $0.count >= count })
+    }
+
+    /// Polls until the latest pattern record for `path` satisfies `condition`, or `timeout` passes;
+    /// returns the latest record (nil when there is none).
+    func waitForPatternRecord(
+        path: String, timeout: Duration = .seconds(5), until condition: (TestPatternRecord) -> Bool
+    ) async -> TestPatternRecord? {
+        await poll(
+            timeout: timeout, read: { patternRecords(path: path).last },
+            until: { latest in latest.map(condition) ?? false })
+    }
+
+    /// Polls until at least `count` pattern records for `path` exist and all of them ended, or
+    /// `timeout` passes; returns them. A client can hold a whole body a moment before the server has
+    /// recorded its last piece, so wait with this before asserting on finished responses.
+    func waitForEndedPatternRecords(
+        count: Int, path: String, timeout: Duration = .seconds(5)
+    ) async -> [TestPatternRecord] {
+        await poll(
+            timeout: timeout, read: { patternRecords(path: path) },
+            until: { $0.count >= count && $0.allSatisfy(\.ended) })
+    }
+
+    private func poll<Value>(
+        timeout: Duration, read: () -> Value, until done: (Value) -> Bool
+    ) async -> Value {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let value = read()
+            if done(value) || ContinuousClock.now >= deadline { return value }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
 /// Everything the server's threads share; only touched under `TestServerCore.state`'s lock.
 struct TestServerShared: Sendable {
     var requests: [RecordedRequest] = []
@@ -143,6 +207,8 @@ struct TestServerShared: Sendable {
     /// Listener and wake-pipe write end; nil once the accept thread closed them.
     var listenerFD: Int32?
     var wakeWriteFD: Int32?
+    /// Sink and pattern records, `interruptOnce` keys (see `TestTransferRoutes`).
+    var transfers = TestTransferLog()
 }
 
 /// The part of the server its threads hold on to (so `TestServer.deinit` can still run and stop it).

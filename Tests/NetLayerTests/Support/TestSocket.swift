@@ -62,6 +62,42 @@ enum TestSocket {
         }
     }
 
+    /// A blocking client socket connected to 127.0.0.1:`port`. `receiveBufferSize` (SO_RCVBUF) is set
+    /// before connecting, so it also bounds the TCP window the peer may fill.
+    static func connectLoopback(port: Int, receiveBufferSize: Int32? = nil) throws -> Int32 {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw TestSocketError("socket") }
+        setCloseOnExec(fd)
+        do {
+            #if canImport(Darwin)
+                try setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1, "SO_NOSIGPIPE")
+            #endif
+            if let receiveBufferSize {
+                try setOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferSize, "SO_RCVBUF")
+            }
+            var address = loopbackAddress(port: UInt16(port))
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard connected == 0 else { throw TestSocketError("connect 127.0.0.1:\(port)") }
+            return fd
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+    }
+
+    /// Makes blocking receives on `fd` fail (EAGAIN) after `timeout` instead of waiting forever.
+    static func setReceiveTimeout(_ fd: Int32, _ timeout: Duration) {
+        let milliseconds = timeout.testMilliseconds
+        var value = timeval()
+        value.tv_sec = .init(milliseconds / 1000)
+        value.tv_usec = .init((milliseconds % 1000) * 1000)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// A `sockaddr_in` for 127.0.0.1 and `port` (host byte order).
     static func loopbackAddress(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()

@@ -1,0 +1,223 @@
+import Foundation
+
+extension Executor {
+    /// This call with `handler` receiving upload and download progress. Events are monotonic,
+    /// throttled to about 500 per direction, and end with one ``TransferProgress/isFinished`` event
+    /// per direction when the transfer completes. The handler runs on a transport thread; keep it
+    /// short.
+    /// - Parameter handler: Called with each event.
+    /// - Returns: A copy of this executor; the original reports nothing.
+    public func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Executor {
+        var copy = self
+        let previous = progressHandler
+        copy.progressHandler = { event in
+            previous?(event)
+            handler(event)
+        }
+        return copy
+    }
+
+    /// This call with its progress as an `AsyncStream`, obtained before the call starts, so no
+    /// event is lost. The stream finishes when the first call made with the returned executor ends
+    /// (after its final events, or on failure).
+    ///
+    /// ```swift
+    /// let (upload, progress) = target.makeExecutor(method: .post, body: .file(video)).progressUpdates()
+    /// Task { for await event in progress { bar.update(event.fraction ?? 0) } }
+    /// try await upload.execute()
+    /// ```
+    public func progressUpdates() -> (executor: Executor, updates: AsyncStream<TransferProgress>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
+        var copy = progress { event in continuation.yield(event) }
+        copy.progressEnded = { continuation.finish() }
+        return (copy, stream)
+    }
+
+    /// Sends the call and returns the body as it arrives, in chunks. The status is validated
+    /// first: an unacceptable one throws before any chunk, with the body in the error. Breaking out
+    /// of the loop (or cancelling the task) cancels the transfer. A consumer that lags pauses the
+    /// transfer instead of buffering: at most about 1 MiB (the transport's `bufferLimit`) waits
+    /// unread.
+    /// - Throws: ``NetLayerError``, from this call or while iterating.
+    public func stream(debug: Bool = false) async throws -> ResponseStream<Data> {
+        let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
+        return ResponseStream(next: { try await reader.next() }, stop: { reader.stop() })
+    }
+
+    /// Sends the call and returns the body's lines as they arrive (NDJSON, logs): split at LF, a CR
+    /// before it removed, UTF-8 decoded whole (a character split across chunks is kept whole;
+    /// invalid bytes become U+FFFD). A last line without a line end is returned too. Otherwise as
+    /// ``stream(debug:)``.
+    /// - Parameter maximumLength: The longest line accepted, in bytes. Default 1 MiB.
+    /// - Throws: ``NetLayerError``; `.responseTooLarge` for a longer line.
+    public func lines(maximumLength: Int = 1 << 20, debug: Bool = false) async throws -> ResponseStream<String> {
+        let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
+        let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
+        return ResponseStream(next: { try await splitter.next() }, stop: { reader.stop() })
+    }
+
+    /// Opens a streamed call and prints its head.
+    func openStream(debug: Bool) async throws(NetLayerError) -> OpenedCall {
+        do {
+            let call = try await open(debug: debug, streams: true)
+            call.log?.streamed(call.head, duration: .now - call.start)
+            return call
+        } catch {
+            progressEnded?()
+            throw error
+        }
+    }
+}
+
+/// Reads an opened call's body for a stream; maps errors and ends progress. Unchecked Sendable:
+/// the iterator is used by the stream's one consumer, one `next()` at a time.
+final class BodyReader: @unchecked Sendable {
+    private let call: OpenedCall
+    private let executor: Executor
+    private var iterator: ResponseBody.Iterator
+    private var received: Int64 = 0
+    private let lock = NSLock()
+    /// Guarded by `lock`: `stop()` may run on another thread than `next()`.
+    private var done = false
+
+    init(call: OpenedCall, executor: Executor) {
+        self.call = call
+        self.executor = executor
+        iterator = call.body.makeAsyncIterator()
+    }
+
+    deinit { stop() }
+
+    /// The consumer stopped: stop the transfer (a no-op after the end).
+    func stop() {
+        call.body.cancel()
+        let wasDone = lock.withLock {
+            defer { done = true }
+            return done
+        }
+        if !wasDone { executor.progressEnded?() }
+    }
+
+    /// Marks the end; true when this call ended it.
+    private func end() -> Bool {
+        lock.withLock {
+            defer { done = true }
+            return !done
+        }
+    }
+
+    func next() async throws(NetLayerError) -> Data? {
+        if lock.withLock({ done }) { return nil }
+        do {
+            guard let chunk = try await iterator.next() else {
+                if end() {
+                    call.progress?.finish(uploaded: call.request.body?.length, downloaded: received)
+                    executor.progressEnded?()
+                }
+                return nil
+            }
+            received += Int64(chunk.count)
+            return chunk
+        } catch {
+            if end() { executor.progressEnded?() }
+            throw executor.failure(
+                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
+                start: call.start, log: call.log)
+        }
+    }
+}
+
+/// Splits a body into lines. Unchecked Sendable: used by one consumer, one `next()` at a time.
+final class LineReader: @unchecked Sendable {
+    private let reader: BodyReader
+    private let maximumLength: Int
+    private var pending: [UInt8] = []
+    /// Where the next line starts in `pending`.
+    private var start = 0
+    /// Where the search for LF resumes (bytes before it hold none).
+    private var searchFrom = 0
+    private var ended = false
+
+    private var tooLong: NetLayerError {
+        NetLayerError(.responseTooLarge, "a line of the response is longer than \(maximumLength) bytes")
+    }
+
+    init(reader: BodyReader, maximumLength: Int) {
+        self.reader = reader
+        self.maximumLength = maximumLength
+    }
+
+    func next() async throws(NetLayerError) -> String? {
+        while true {
+            if let newline = pending[max(start, searchFrom)...].firstIndex(of: 0x0A) {
+                if newline - start > maximumLength + 1 { throw tooLong }
+                var end = newline
+                if end > start && pending[end - 1] == 0x0D { end -= 1 }
+                let line = String(decoding: pending[start..<end], as: UTF8.self)
+                start = newline + 1
+                searchFrom = start
+                return line
+            }
+            searchFrom = pending.count
+            if pending.count - start > maximumLength + 1 { throw tooLong }
+            if ended {
+                guard pending.count > start else { return nil }
+                let line = String(decoding: pending[start...], as: UTF8.self)
+                start = pending.count
+                return line
+            }
+            guard let chunk = try await reader.next() else {
+                ended = true
+                continue
+            }
+            if start > 0 {
+                pending.removeFirst(start)
+                searchFrom -= start
+                start = 0
+            }
+            pending.append(contentsOf: chunk)
+        }
+    }
+}
+
+/// The chunks or lines of a response body as they arrive: a single-pass `AsyncSequence`.
+///
+/// Ending the loop early — `break`, an error, the task's cancellation — cancels the transfer at
+/// once, even while the stream value is still held (an `AsyncThrowingStream` would keep its producer
+/// until the stream itself is released).
+public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
+    private let nextElement: @Sendable () async throws -> Element?
+    private let stop: @Sendable () -> Void
+
+    init(next: @escaping @Sendable () async throws -> Element?, stop: @escaping @Sendable () -> Void) {
+        self.nextElement = next
+        self.stop = stop
+    }
+
+    /// Starts reading; a stream is read once (a second iterator ends at once).
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lifetime: IteratorLifetime(next: nextElement, stop: stop))
+    }
+
+    /// Reads the next element; dropping the iterator cancels the transfer.
+    public struct Iterator: AsyncIteratorProtocol {
+        let lifetime: IteratorLifetime<Element>
+
+        /// The next element; `nil` at the end.
+        /// - Throws: ``NetLayerError``.
+        public mutating func next() async throws -> Element? { try await lifetime.next() }
+    }
+}
+
+/// Stops the transfer when the iterator that owns it goes away.
+final class IteratorLifetime<Element: Sendable>: Sendable {
+    let next: @Sendable () async throws -> Element?
+    private let stop: @Sendable () -> Void
+
+    init(next: @escaping @Sendable () async throws -> Element?, stop: @escaping @Sendable () -> Void) {
+        self.next = next
+        self.stop = stop
+    }
+
+    deinit { stop() }
+}
