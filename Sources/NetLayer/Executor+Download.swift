@@ -74,13 +74,16 @@ extension Executor {
         call.log?.streamed(call.head, duration: .now - call.start)
         var offset: Int64 = 0
         if let resume {
-            let start = call.head.statusCode == 206 ? ContentRange.start(call.head.headerFields["Content-Range"]) : nil
+            let start =
+                call.head.statusCode == 206
+                ? ContentRange.start(call.head.headerFields["Content-Range"]) : nil
             if call.head.statusCode == 416 || (call.head.statusCode == 206 && start != resume.offset) {
                 // The partial file cannot be continued: start over, once.
                 call.body.cancel()
                 files.discard()
                 if restarted { throw .fileFailed("the server refused to resume and to restart the download") }
-                return try await download(to: destination, resumable: resumable, debug: debug, restarted: true)
+                return try await download(
+                    to: destination, resumable: resumable, debug: debug, restarted: true)
             }
             if call.head.statusCode == 206 { offset = resume.offset }
         }
@@ -103,7 +106,8 @@ extension Executor {
                     underlying: error)
             }
             throw failure(
-                error, request: call.request, prepared: call.prepared, redirects: call.redirects, start: call.start,
+                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
+                start: call.start,
                 log: call.log)
         }
         try files.moveIntoPlace()

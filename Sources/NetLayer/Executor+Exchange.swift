@@ -52,7 +52,8 @@ extension Executor {
             ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
         log?.request(prepared)
         let progress = progressHandler.map { ProgressReporter($0) }
-        let context = TransportContext(timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
+        let context = TransportContext(
+            timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
         let start = ContinuousClock.now
         var request = prepared.request
         var redirects: [Redirect] = []
@@ -66,19 +67,22 @@ extension Executor {
                     let call = OpenedCall(
                         head: response.head, body: response.body, request: request, prepared: prepared,
                         redirects: redirects, start: start, log: log, progress: progress)
-                    try await validate(call, validation: validation ?? resource.options.validation, streams: streams)
+                    try await validate(
+                        call, validation: validation ?? resource.options.validation, streams: streams)
                     return call
                 }
                 response.body.cancel()
                 if redirects.count >= redirectPolicy.maximum {
-                    throw NetLayerError.tooManyRedirects(redirects + [redirect], limit: redirectPolicy.maximum)
+                    throw NetLayerError.tooManyRedirects(
+                        redirects + [redirect], limit: redirectPolicy.maximum)
                 }
                 redirects.append(redirect)
                 log?.redirect(redirect)
                 request = next
             }
         } catch {
-            throw failure(error, request: request, prepared: prepared, redirects: redirects, start: start, log: log)
+            throw failure(
+                error, request: request, prepared: prepared, redirects: redirects, start: start, log: log)
         }
     }
 
@@ -114,7 +118,8 @@ extension Executor {
             data = try await call.body.collect()
         } catch {
             throw failure(
-                error, request: call.request, prepared: call.prepared, redirects: call.redirects, start: call.start,
+                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
+                start: call.start,
                 log: call.log)
         }
         let duration = ContinuousClock.now - call.start
@@ -133,7 +138,9 @@ extension Executor {
 
     /// One hop: waits for the rate limits (every request the server sees counts), then sends with
     /// what is left of the total deadline.
-    private func send(_ request: TransportRequest, context: TransportContext, since start: ContinuousClock.Instant)
+    private func send(
+        _ request: TransportRequest, context: TransportContext, since start: ContinuousClock.Instant
+    )
         async throws -> TransportResponse
     {
         if !resource.rateLimiter.isUnlimited {

@@ -50,7 +50,9 @@ extension Executor {
     /// ``stream(debug:)``.
     /// - Parameter maximumLength: The longest line accepted, in bytes. Default 1 MiB.
     /// - Throws: ``NetLayerError``; `.responseTooLarge` for a longer line.
-    public func lines(maximumLength: Int = 1 << 20, debug: Bool = false) async throws -> ResponseStream<String> {
+    public func lines(maximumLength: Int = 1 << 20, debug: Bool = false) async throws -> ResponseStream<
+        String
+    > {
         let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
         let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
         return ResponseStream(next: { try await splitter.next() }, stop: { reader.stop() })

@@ -38,7 +38,9 @@ extension WireTests {
         }
 
         /// Calls `path`, expects a prompt 401 and returns its error.
-        private func challenged(_ api: TestAPI, path: String, timeout: Duration?) async throws -> NetLayerError {
+        private func challenged(_ api: TestAPI, path: String, timeout: Duration?) async throws
+            -> NetLayerError
+        {
             let start = ContinuousClock.now
             defer { #expect(ContinuousClock.now - start < .seconds(2)) }
             do {
@@ -73,7 +75,8 @@ extension WireTests {
                         } catch let error as NetLayerError {
                             #expect(error.header("X-N") == "\(n)")
                             if hostChallengedBefore {
-                                #expect(error.body.map { String(decoding: $0, as: UTF8.self) } == "body of \(n)")
+                                #expect(
+                                    error.body.map { String(decoding: $0, as: UTF8.self) } == "body of \(n)")
                             }
                         }
                     }

@@ -91,13 +91,15 @@ extension WireTests {
                 }
             }
             let statistics = buffer.statistics
-            #expect(checksum.count == size && checksum.value == TestPattern.checksum(seed: 2, range: 0..<size))
+            #expect(
+                checksum.count == size && checksum.value == TestPattern.checksum(seed: 2, range: 0..<size))
             // Memory never held more than the limit plus one socket read.
             #expect(statistics.peakBytes <= (1 << 20) + (256 << 10), "\(statistics)")
             #if canImport(FoundationNetworking)
                 #expect(statistics.spilledBytes > 0, "\(statistics)")
             #endif
-            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: transport.spoolDirectory.path)) ?? []
+            let leftovers =
+                (try? FileManager.default.contentsOfDirectory(atPath: transport.spoolDirectory.path)) ?? []
             #expect(leftovers.isEmpty)
         }
 
@@ -166,9 +168,13 @@ extension WireTests {
                     #expect(chunk.count <= 4096)
                     data.append(chunk)
                 }
-                #expect(data == Data("head".utf8) + TestPattern.bytes(seed: 1, range: 10..<200_010) + Data("tail".utf8))
+                #expect(
+                    data == Data("head".utf8) + TestPattern.bytes(seed: 1, range: 10..<200_010)
+                        + Data("tail".utf8))
             }
-            #expect(throws: NetLayerError.self) { try RequestBody(segments: [.file(file, range: 0..<400_000)]) }
+            #expect(throws: NetLayerError.self) {
+                try RequestBody(segments: [.file(file, range: 0..<400_000)])
+            }
         }
     }
 }

@@ -89,7 +89,8 @@ extension WireTests {
             #expect(received.body == TestPattern.bytes(seed: 3, range: 1000..<501_000))
             #expect(received.header("Content-Length") == "500000")
             await #expect(throws: NetLayerError.self) {
-                try await target.makeExecutor(method: .post, body: .file(file, range: 0..<(2 << 20))).execute()
+                try await target.makeExecutor(method: .post, body: .file(file, range: 0..<(2 << 20)))
+                    .execute()
             }
             #expect(server.requests(path: path).count == 1)
         }
@@ -105,7 +106,8 @@ extension WireTests {
             let api = TestAPI(server: server, transport: transport)
             let path = "/sink/\(uniquePath())"
             try await api.target(path).makeExecutor(
-                method: .post, params: ["title": "Dune"], files: ["cover": .file(file, contentType: "image/png")]
+                method: .post, params: ["title": "Dune"],
+                files: ["cover": .file(file, contentType: "image/png")]
             ).execute()
             let record = try #require(server.sinkRecords(path: path).first)
             let boundary = try #require(
@@ -191,7 +193,9 @@ extension WireTests {
                 return count
             }
             let download = try await executor.progress(progress.record).download(to: destination)
-            #expect(download.fileSize == Self.bigSize && download.resumedFrom == 0 && download.head.statusCode == 200)
+            #expect(
+                download.fileSize == Self.bigSize && download.resumedFrom == 0
+                    && download.head.statusCode == 200)
             let (checksum, length) = try TestPattern.checksumOfFile(destination)
             #expect(length == Self.bigSize)
             #expect(checksum == TestPattern.checksum(seed: 5, range: 0..<Self.bigSize))
@@ -208,7 +212,8 @@ extension WireTests {
             let destination = scratch.file("report.csv")
             try Data("old".utf8).write(to: destination)
             let error = await #expect(throws: NetLayerError.self) {
-                try await TestAPI(server: server).target("/status/404").makeExecutor().download(to: destination)
+                try await TestAPI(server: server).target("/status/404").makeExecutor().download(
+                    to: destination)
             }
             #expect(error?.code == .unacceptableStatus && error?.body == Data("status 404".utf8))
             #expect(scratch.contents == ["report.csv"])
@@ -243,7 +248,9 @@ extension WireTests {
 
         static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
             let deadline = ContinuousClock.now + .seconds(5)
-            while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while !condition() && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(condition())
         }
 
@@ -283,11 +290,13 @@ extension WireTests {
             let path = "/pattern/\(uniquePath())"
             let destination = scratch.file("data.bin")
             let executor = TestAPI(server: server).target(path).makeExecutor(params: [
-                "length": size, "ranges": 0, "interruptAfter": 1 << 20, "interruptOnce": 1, "interruptKey": path,
+                "length": size, "ranges": 0, "interruptAfter": 1 << 20, "interruptOnce": 1,
+                "interruptKey": path,
             ])
             _ = try? await executor.download(to: destination, resumable: true)
             let download = try await executor.download(to: destination, resumable: true)
-            #expect(download.head.statusCode == 200 && download.resumedFrom == 0 && download.bytesWritten == size)
+            #expect(
+                download.head.statusCode == 200 && download.resumedFrom == 0 && download.bytesWritten == size)
             #expect(server.patternRecords(path: path).last?.rangeHeader != nil)
             let (checksum, length) = try TestPattern.checksumOfFile(destination)
             #expect(length == size && checksum == TestPattern.checksum(range: 0..<size))

@@ -107,7 +107,8 @@ struct MultipartEncoderTests {
             try encoder.body(
                 fields: [("a", "1"), ("tags[]", "x")],
                 files: [
-                    "z": .data(Data("hi".utf8), filename: "h.txt"), "f": .data(Data([0, 1]), filename: "b.bin"),
+                    "z": .data(Data("hi".utf8), filename: "h.txt"),
+                    "f": .data(Data([0, 1]), filename: "b.bin"),
                 ]
             ).inMemoryBytes)
         let expected =

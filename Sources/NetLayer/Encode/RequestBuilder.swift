@@ -95,7 +95,8 @@ extension Executor {
         let query = placement == .query ? form.encode(merged) : ""
         let url = try URLBuilder.url(base: base, path: filledPath, query: query)
         let request = TransportRequest(
-            method: method, url: url, headerFields: headerFields, body: fileBody ?? bodyData.map(RequestBody.init))
+            method: method, url: url, headerFields: headerFields,
+            body: fileBody ?? bodyData.map(RequestBody.init))
         return PreparedRequest(
             request: request, method: method, url: url, headers: headerFields, params: merged,
             placement: placement, body: bodyData, files: files, multipartFields: multipartFields,

@@ -98,9 +98,10 @@ final class BodyBuffer: @unchecked Sendable {
         handOver?.resume(returning: data)
         if pauseNow { applyLatestWish() }
         if let spillFailure {
-            finish(NetLayerError.fileFailed(
-                "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
-                underlying: spillFailure))
+            finish(
+                NetLayerError.fileFailed(
+                    "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
+                    underlying: spillFailure))
             control.cancel()
         }
     }
@@ -127,7 +128,8 @@ final class BodyBuffer: @unchecked Sendable {
     /// Consumer: the next chunk, waiting for one; `nil` at the end.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Data?, any Error>) in
                 var resumeNow = false
                 let outcome: Result<Data?, any Error>? = lock.withLock {
                     if first < chunks.count {
@@ -237,7 +239,8 @@ final class SpillFile {
         try manager.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         url = directory.appendingPathComponent("response-\(UUID().uuidString)")
-        guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw NetLayerError.fileFailed("cannot create \(url.path)")
         }
         writer = try FileHandle(forWritingTo: url)

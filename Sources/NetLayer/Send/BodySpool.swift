@@ -60,7 +60,8 @@ enum BodySpool {
         } catch {
             remove(file)
             throw NetLayerError.encodingFailed(
-                "cannot spool the request body to \(directory.path): \(error.localizedDescription)", underlying: error)
+                "cannot spool the request body to \(directory.path): \(error.localizedDescription)",
+                underlying: error)
         }
     }
 

@@ -82,7 +82,8 @@ public struct RequestBody: Sendable, Hashable {
         let range = range ?? 0..<size
         if range.lowerBound < 0 || range.upperBound > size {
             throw .encodingFailed(
-                "the range \(range.lowerBound)..<\(range.upperBound) of \(url.path) is outside its \(size) bytes")
+                "the range \(range.lowerBound)..<\(range.upperBound) of \(url.path) is outside its \(size) bytes"
+            )
         }
         // The link's target: Linux URLSession would announce the size of the link itself.
         return RequestBody(file: url.resolvingSymlinksInPath(), size: size, range: range)

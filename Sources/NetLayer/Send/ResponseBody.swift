@@ -68,7 +68,8 @@ public final class ResponseBody: AsyncSequence, Sendable {
         /// - Throws: ``NetLayerError``, `URLError` or `CancellationError` from the transfer.
         public mutating func next() async throws -> Data? {
             guard claimed else {
-                throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+                throw NetLayerError(
+                    .bodyConsumed, "the response body was already read; bodies are single-pass")
             }
             switch body.source {
             case .buffered(let data):
@@ -96,7 +97,8 @@ public final class ResponseBody: AsyncSequence, Sendable {
     public func collect(upTo limit: Int = .max) async throws -> Data {
         if case .buffered(let data) = source {
             guard claim.take() else {
-                throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+                throw NetLayerError(
+                    .bodyConsumed, "the response body was already read; bodies are single-pass")
             }
             if data.count > limit { throw Self.tooLarge(limit) }
             return data

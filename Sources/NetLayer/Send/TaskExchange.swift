@@ -72,7 +72,8 @@ final class TaskExchange: @unchecked Sendable {
                 cancel: { [weak self] in self?.cancelTransfer() })
         #endif
         let buffer = BodyBuffer(limit: bufferLimit, control: control, spillDirectory: spillDirectory)
-        let (continuation, early): (CheckedContinuation<TransportResponse, any Error>?, Data) = lock.withLock {
+        let (continuation, early): (CheckedContinuation<TransportResponse, any Error>?, Data) = lock.withLock
+        {
             lastActivity = .now
             self.buffer = buffer
             expected = ResponseHead(response).contentLength

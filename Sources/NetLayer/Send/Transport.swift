@@ -38,7 +38,9 @@ public struct TransportContext: Sendable {
     ///   - timeouts: Default none.
     ///   - progress: Default `nil`.
     ///   - streamsResponse: Default `false`.
-    public init(timeouts: Timeouts = Timeouts(), progress: ProgressReporter? = nil, streamsResponse: Bool = false) {
+    public init(
+        timeouts: Timeouts = Timeouts(), progress: ProgressReporter? = nil, streamsResponse: Bool = false
+    ) {
         self.timeouts = timeouts
         self.progress = progress
         self.streamsResponse = streamsResponse

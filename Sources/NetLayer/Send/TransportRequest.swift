@@ -25,7 +25,9 @@ public struct TransportRequest: Sendable, Hashable {
     ///   - url: The absolute URL.
     ///   - headerFields: Default none.
     ///   - body: Default none.
-    public init(method: HTTPMethod, url: URL, headerFields: HeaderFields = HeaderFields(), body: RequestBody? = nil) {
+    public init(
+        method: HTTPMethod, url: URL, headerFields: HeaderFields = HeaderFields(), body: RequestBody? = nil
+    ) {
         self.method = method
         self.url = url
         self.headerFields = headerFields

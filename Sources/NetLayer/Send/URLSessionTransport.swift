@@ -106,7 +106,8 @@ public final class URLSessionTransport: Transport {
     ///   ``NetLayerError/Code/invalidValue`` for a limit of zero or less (longer than
     ///   ``Timeouts/maximum`` is clamped), ``NetLayerError/Code/encodingFailed`` when a body file
     ///   cannot be read, `CancellationError` when the calling task is cancelled.
-    public func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse {
+    public func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse
+    {
         try Task.checkCancellation()
         // Checked here too, for callers that use the transport directly.
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
@@ -116,7 +117,8 @@ public final class URLSessionTransport: Transport {
         var upload: URL?
         var cleanup: (@Sendable () -> Void)?
         if let body, body.inMemoryBytes == nil {
-            if let file = body.wholeFile, try FileRead.regularFileSize(file, what: "body file") == body.length {
+            if let file = body.wholeFile, try FileRead.regularFileSize(file, what: "body file") == body.length
+            {
                 upload = file
             } else if body.length <= Self.inMemoryBodyLimit {
                 urlRequest.httpBody = try await Self.readAll(body)
@@ -196,7 +198,9 @@ public final class URLSessionTransport: Transport {
         progress: ProgressReporter?, cleanup: (@Sendable () -> Void)?
     ) async throws -> TransportResponse {
         let task: URLSessionTask =
-            if let upload { session.uploadTask(with: request, fromFile: upload) } else { session.dataTask(with: request) }
+            if let upload { session.uploadTask(with: request, fromFile: upload) } else {
+                session.dataTask(with: request)
+            }
         let exchange = TaskExchange(
             task: task, progress: progress, uploadLength: uploadLength, bufferLimit: bufferLimit,
             spillDirectory: spoolDirectory, cleanup: cleanup)
