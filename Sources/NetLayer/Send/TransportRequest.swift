@@ -59,7 +59,10 @@ public struct ResponseHead: Sendable {
     /// The HTTP status code.
     public let statusCode: Int
     /// The header fields as received.
-    public let headerFields: HeaderFields
+    public var headerFields: HeaderFields { fields ?? foundation.map(Self.fields(of:)) ?? HeaderFields() }
+    /// Set for heads made from fields; a Foundation response's fields are read only when asked
+    /// for (a call that only checks the status never pays for them).
+    private let fields: HeaderFields?
     /// The URL of the request that gave this response.
     public let url: URL?
     /// The Foundation response, when the transport had one (saves making it again).
@@ -72,7 +75,7 @@ public struct ResponseHead: Sendable {
     ///   - url: The request's URL.
     public init(statusCode: Int, headerFields: HeaderFields = HeaderFields(), url: URL?) {
         self.statusCode = statusCode
-        self.headerFields = headerFields
+        self.fields = headerFields
         self.url = url
         self.foundation = nil
     }
@@ -80,13 +83,17 @@ public struct ResponseHead: Sendable {
     /// The head of a Foundation response.
     init(_ response: HTTPURLResponse) {
         statusCode = response.statusCode
+        fields = nil
+        url = response.url
+        foundation = response
+    }
+
+    private static func fields(of response: HTTPURLResponse) -> HeaderFields {
         var fields: [(name: String, value: String)] = []
         for (key, value) in response.allHeaderFields {
             if let key = key as? String, let value = value as? String { fields.append((key, value)) }
         }
-        headerFields = HeaderFields(received: fields)
-        url = response.url
-        foundation = response
+        return HeaderFields(received: fields)
     }
 
     /// The head as an `HTTPURLResponse`, for ``Validation`` predicates and Foundation APIs; `nil`
