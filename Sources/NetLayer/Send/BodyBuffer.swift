@@ -26,6 +26,10 @@ final class BodyBuffer: @unchecked Sendable {
     /// 1 MiB: four default-sized socket reads ahead, a small fraction of any device's memory.
     static let defaultLimit = 1 << 20
 
+    /// The most unread bytes a spill file holds: 4 GiB. A server streaming without end to a reader
+    /// that stalled must not fill the disk; past this the call fails with `.responseTooLarge`.
+    static let defaultMaximumSpill: Int64 = 4 << 30
+
     let limit: Int
     private let control: Control
     private let lock = NSLock()
@@ -44,8 +48,14 @@ final class BodyBuffer: @unchecked Sendable {
     private let spillDirectory: URL?
     private static let controlQueue = DispatchQueue(label: "NetLayer.BodyBuffer.control")
 
-    init(limit: Int = BodyBuffer.defaultLimit, control: Control, spillDirectory: URL? = nil) {
+    let maximumSpill: Int64
+
+    init(
+        limit: Int = BodyBuffer.defaultLimit, control: Control, spillDirectory: URL? = nil,
+        maximumSpill: Int64 = BodyBuffer.defaultMaximumSpill
+    ) {
         self.limit = max(1, limit)
+        self.maximumSpill = maximumSpill
         self.control = control
         self.spillDirectory = spillDirectory
     }
@@ -79,6 +89,11 @@ final class BodyBuffer: @unchecked Sendable {
             if control.pause == nil, let spillDirectory, spill != nil || buffered + data.count > limit {
                 do {
                     if spill == nil { spill = try SpillFile(in: spillDirectory) }
+                    if let spill, spill.unread + Int64(data.count) > maximumSpill {
+                        throw NetLayerError(
+                            .responseTooLarge,
+                            "the reader fell more than \(maximumSpill) bytes behind the response body")
+                    }
                     try spill?.append(data)
                     spilled += Int64(data.count)
                 } catch {
@@ -99,9 +114,10 @@ final class BodyBuffer: @unchecked Sendable {
         if pauseNow { applyLatestWish() }
         if let spillFailure {
             finish(
-                NetLayerError.fileFailed(
-                    "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
-                    underlying: spillFailure))
+                spillFailure as? NetLayerError
+                    ?? NetLayerError.fileFailed(
+                        "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
+                        underlying: spillFailure))
             control.cancel()
         }
     }
@@ -248,6 +264,7 @@ final class SpillFile {
     }
 
     var isDrained: Bool { read >= written }
+    var unread: Int64 { written - read }
 
     func append(_ data: Data) throws {
         try writer.write(contentsOf: data)
