@@ -152,18 +152,20 @@ final class LineReader: @unchecked Sendable {
     func next() async throws(NetLayerError) -> String? {
         while true {
             if let newline = pending[max(start, searchFrom)...].firstIndex(of: 0x0A) {
-                if newline - start > maximumLength + 1 { throw tooLong }
                 var end = newline
                 if end > start && pending[end - 1] == 0x0D { end -= 1 }
+                if end - start > maximumLength { throw tooLong }
                 let line = String(decoding: pending[start..<end], as: UTF8.self)
                 start = newline + 1
                 searchFrom = start
                 return line
             }
             searchFrom = pending.count
+            // One byte of room for a CR whose LF has not arrived yet.
             if pending.count - start > maximumLength + 1 { throw tooLong }
             if ended {
                 guard pending.count > start else { return nil }
+                if pending.count - start > maximumLength { throw tooLong }
                 let line = String(decoding: pending[start...], as: UTF8.self)
                 start = pending.count
                 return line

@@ -130,6 +130,27 @@ extension WireTests {
             #expect(error?.code == .responseTooLarge)
         }
 
+        /// Found by the httpbin conformance cases: a line of exactly `maximumLength + 1` bytes was
+        /// accepted.
+        @Test(arguments: [
+            ("123456789\r\nab", true), ("1234567890\nab", false), ("ab\n1234567890", false),
+            ("ab\n123456789", true), ("123456789\r", false),
+        ])
+        func maximumLengthIsExactWithAndWithoutCR(body: String, accepted: Bool) async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in .text(body) }
+            var failure: NetLayerError?
+            do {
+                for try await _ in try await TestAPI(server: server).target(path).makeExecutor()
+                    .lines(maximumLength: 9)
+                {}
+            } catch let error as NetLayerError {
+                failure = error
+            }
+            #expect((failure == nil) == accepted, "\(body.debugDescription): \(String(describing: failure))")
+        }
+
         @Test func theIdleTimeoutAppliesBetweenChunks() async throws {
             let server = try Self.server.get()
             let error = await #expect(throws: NetLayerError.self) {
