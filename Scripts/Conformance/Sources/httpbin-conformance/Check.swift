@@ -9,6 +9,8 @@ import NetLayer
 final class Check {
     private(set) var problems: [String] = []
     private(set) var evidence: [String] = []
+    /// The request of the last ``echo(_:)``, as NetLayer handed it to the transport.
+    private(set) var lastSent: TransportRequest?
 
     func equal(_ what: String, _ expected: JSON, _ actual: JSON) {
         if expected != actual { problems.append("expected \(what) = \(expected) got \(actual)") }
@@ -37,10 +39,38 @@ final class Check {
         evidence.append(line)
     }
 
+    /// Records a request as NetLayer handed it to the transport; a body made of file segments
+    /// (a `.file` body, multipart with file parts) is shown segment by segment.
+    func note(sent request: TransportRequest) {
+        var line = "sent \(request.method.rawValue) \(request.url.absoluteString)"
+        let headers = request.headerFields.fields.sorted { $0.name < $1.name }
+        if !headers.isEmpty {
+            line += " headers{" + headers.map { "\($0.name): \($0.value)" }.joined(separator: " | ") + "}"
+        }
+        guard let body = request.body, body.length > 0 else {
+            evidence.append(line + " no body")
+            return
+        }
+        if let bytes = body.inMemoryBytes {
+            evidence.append(line + " body(\(bytes.count))=\(showBytes(bytes))")
+            return
+        }
+        line += " body(\(body.length)) = "
+        line += body.segments.map { segment in
+            switch segment {
+            case .bytes(let data): "bytes(\(data.count))=\(showBytes(data, limit: 300))"
+            case .file(let url, let range):
+                "file(\(url.lastPathComponent) \(range.lowerBound)..<\(range.upperBound))"
+            }
+        }.joined(separator: " + ")
+        evidence.append(line)
+    }
+
     /// Sends the call and parses httpbin's echo.
     func echo(_ executor: Executor) async throws -> JSON {
         let response = try await send(executor)
-        note(sent: response.request)
+        lastSent = response.sentRequest
+        note(sent: response.sentRequest)
         return try JSON.parse(response.data)
     }
 
@@ -49,9 +79,55 @@ final class Check {
         do {
             return try await executor.response()
         } catch {
-            if let request = try? executor.urlRequest { note(sent: request) }
+            if let request = try? executor.transportRequest { note(sent: request) }
             throw error
         }
+    }
+
+    /// httpbin's `json_safe` view of `expected` (text when it is UTF-8, else a base64 `data:` URL
+    /// labelled `contentType`) is what it showed as `what`. On a mismatch the first differing byte
+    /// is reported with the bytes around it, without printing megabytes.
+    func httpbinBytes(_ what: String, _ expected: Data, contentType: String, _ got: JSON) {
+        let shown = httpbinJSONSafe(expected, contentType: contentType)
+        guard let text = got.string else {
+            fail(
+                "expected \(what) = \(expected.count) bytes as \(shown.hasPrefix("data:") ? "a data: URL" : "text") got \(got.description.prefix(300))"
+            )
+            return
+        }
+        if text == shown { return }
+        let prefix = "data:\(contentType);base64,"
+        let form = shown.hasPrefix("data:") ? "a data: URL (\(prefix)…)" : "UTF-8 text"
+        let decoded: Data?
+        if text.hasPrefix("data:") {
+            decoded = text.range(of: ";base64,").flatMap {
+                Data(base64Encoded: String(text[$0.upperBound...]))
+            }
+            if !text.hasPrefix(prefix) { fail("expected \(what) as \(form) got \(text.prefix(80))…") }
+        } else {
+            decoded = Data(text.utf8)
+            if shown.hasPrefix("data:") { fail("expected \(what) as \(form) got UTF-8 text") }
+        }
+        guard let decoded else {
+            fail(
+                "expected \(what) = \(expected.count) bytes got an undecodable data: URL \(text.prefix(120))…"
+            )
+            return
+        }
+        sameBytes(what, expected, decoded)
+    }
+
+    /// Two byte strings are equal; otherwise reports the lengths and the first difference.
+    func sameBytes(_ what: String, _ expected: Data, _ got: Data) {
+        guard expected != got else { return }
+        let a = Array(expected)
+        let b = Array(got)
+        let first = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        let from = max(0, first - 24)
+        fail(
+            "expected \(what) = \(a.count) bytes got \(b.count) bytes, first difference at byte \(first): "
+                + "expected \"\(showBytes(Data(a[from..<min(a.count, first + 40)])))\" "
+                + "got \"\(showBytes(Data(b[from..<min(b.count, first + 40)])))\" (from byte \(from))")
     }
 
     /// Sends the call to the raw capture server and returns what arrived.
@@ -59,7 +135,7 @@ final class Check {
         _ = server.takeLast()
         let response = try await send(executor)
         guard let request = server.takeLast() else {
-            note(sent: response.request)
+            note(sent: response.sentRequest)
             throw CaptureError("the raw capture server recorded no request")
         }
         note("wire: \(request.shown)")

@@ -116,3 +116,71 @@ enum Fixture {
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
     )!
 }
+
+extension Fixture {
+    /// `count` deterministic bytes that make a multipart parser work: random bytes (invalid UTF-8
+    /// included) densely interleaved with CR, LF, `--`, a blank line, and lines that look like a
+    /// NetLayer boundary (`--NetLayer-` + hex) but are not this request's: one hex digit short, a
+    /// whole closing delimiter of another boundary, a fake part header. Starts with `--NetLayer-`
+    /// and ends with `\r\n--NetLayer-`, so the part's own delimiter follows a look-alike.
+    static func trickyBytes(count: Int, seed: UInt64) -> Data {
+        let hex31 = "0123456789abcdef0123456789abcde"
+        let patterns: [[UInt8]] = [
+            Array("\r\n".utf8), Array("\r".utf8), Array("\n".utf8), Array("--".utf8), Array("\r\n--".utf8),
+            Array("\r\n\r\n".utf8), Array("\r\n-".utf8), Array("--NetLayer-".utf8),
+            Array("\r\n--NetLayer-".utf8), Array("\r\n--NetLayer-\(hex31)".utf8),
+            Array("\r\n--NetLayer-\(hex31)f--\r\n".utf8),
+            Array("\r\n--NetLayer-\(hex31)0\r\nContent-Disposition: form-data; name=\"evil\"\r\n\r\nx".utf8),
+            [0xFF, 0xFE, 0x00, 0x0D], [0xE2, 0x80], [0xC3, 0xA9, 0x2D, 0x2D],
+        ]
+        var random = SplitMix(seed: seed)
+        var bytes = Array("--NetLayer-".utf8)
+        bytes.reserveCapacity(count + 128)
+        while bytes.count < count {
+            for _ in 0..<Int(random.next() % 61) { bytes.append(UInt8(truncatingIfNeeded: random.next())) }
+            bytes += patterns[Int(random.next() % UInt64(patterns.count))]
+        }
+        let tail = Array("\r\n--NetLayer-".utf8)
+        bytes.removeLast(bytes.count - count)
+        bytes.replaceSubrange((count - tail.count)..<count, with: tail)
+        return Data(bytes)
+    }
+
+    /// UTF-8 text of at least `count` bytes in CRLF lines, with multi-byte characters and lines that
+    /// look like multipart delimiters.
+    static func trickyText(count: Int) -> String {
+        var text = ""
+        var line = 0
+        while text.utf8.count < count {
+            text += line % 7 == 3 ? "--NetLayer-\(line)--\r\n" : "line \(line) é 漢字 🚀 — \"q\" \\ a/b\r\n"
+            line += 1
+        }
+        return text
+    }
+
+    /// httpbin's `/range/N` body: byte i is `a` + i % 26.
+    static func rangeBytes(_ range: Range<Int>) -> Data {
+        Data(range.map { UInt8(ascii: "a") + UInt8($0 % 26) })
+    }
+}
+
+/// SplitMix64: a small seeded generator, the same bytes on every platform.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// httpbin's `json_safe`: the bytes as text when they are UTF-8, else a `data:` URL with base64,
+/// labelled `contentType` (a file part's own type; `application/octet-stream` for `data`).
+func httpbinJSONSafe(_ bytes: Data, contentType: String = "application/octet-stream") -> String {
+    String(validating: bytes, as: UTF8.self) ?? "data:\(contentType);base64,\(bytes.base64EncodedString())"
+}
