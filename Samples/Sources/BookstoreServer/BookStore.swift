@@ -4,6 +4,8 @@ import Foundation
 actor BookStore {
     private var books: [Int: BookRecord] = [:]
     private var nextID = 1
+    /// Counts changes to the list of books, so the export knows when it must be made again.
+    private(set) var revision = 0
 
     init(seed: [(title: String, author: String, year: Int)] = BookStore.classics) {
         for entry in seed {
@@ -34,11 +36,21 @@ actor BookStore {
         let book = BookRecord(id: nextID, title: title, author: author, year: year)
         books[nextID] = book
         nextID += 1
+        revision += 1
         return book
     }
 
     /// Removes the book; `false` when there was none.
-    func delete(_ id: Int) -> Bool { books.removeValue(forKey: id) != nil }
+    func delete(_ id: Int) -> Bool {
+        guard books.removeValue(forKey: id) != nil else { return false }
+        revision += 1
+        return true
+    }
+
+    /// Every book, ordered by id, with the revision they are at.
+    func snapshot() -> (revision: Int, books: [BookRecord]) {
+        (revision, books.values.sorted { $0.id < $1.id })
+    }
 
     /// Attaches a cover; `nil` when the book does not exist.
     func setCover(_ cover: CoverRecord) -> BookRecord? {

@@ -6,6 +6,9 @@ import ServiceLifecycle
 /// The bookstore API the sample talks to, running in-process on `127.0.0.1` at a port the system
 /// picks.
 ///
+/// Routes: books (list, search, create, get, delete), covers (multipart or raw, streamed), upload
+/// parts, the inventory export (CSV with ETag and ranges) and an NDJSON feed.
+///
 /// Every route needs `Authorization: Bearer <token>`; beyond `requestsPerSecond` requests in any
 /// one-second window (less a `grace` for network jitter) the server answers 429 with `Retry-After`.
 public struct BookstoreServer: Sendable {
@@ -14,6 +17,7 @@ public struct BookstoreServer: Sendable {
     /// The jitter the rate limit forgives.
     public let grace: Duration
     private let window: SlidingWindow
+    private let exports: ExportState
     private let services: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -28,6 +32,7 @@ public struct BookstoreServer: Sendable {
     ) async throws -> BookstoreServer {
         let window = SlidingWindow(limit: requestsPerSecond, window: .seconds(1), grace: grace)
         let store = BookStore()
+        let exports = ExportState()
 
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())  // outermost: every error leaves as JSON
@@ -36,6 +41,8 @@ public struct BookstoreServer: Sendable {
         let v1 = router.group("v1")
         BookRoutes(store: store).register(on: v1)
         CoverRoutes(store: store).register(on: v1)
+        UploadRoutes().register(on: v1)
+        ExportRoutes(store: store, state: exports).register(on: v1)
 
         var logger = Logger(label: "bookstore-server")
         logger.logLevel = .warning
@@ -57,7 +64,8 @@ public struct BookstoreServer: Sendable {
             try await services.run()
         }
         if let port = await ports.first(where: { _ in true }), port > 0 {
-            return BookstoreServer(port: port, grace: grace, window: window, services: services, task: task)
+            return BookstoreServer(
+                port: port, grace: grace, window: window, exports: exports, services: services, task: task)
         }
         await services.triggerGracefulShutdown()
         try await task.value  // rethrows why the server did not start (port in use, …)
@@ -67,6 +75,11 @@ public struct BookstoreServer: Sendable {
     /// What the server's rate limiter has done so far.
     public func rateLimitStats() async -> RateLimitStats {
         await window.stats
+    }
+
+    /// Every `GET /v1/export` response so far, as it ended, oldest first.
+    public func exportTransfers() async -> [ExportTransfer] {
+        await exports.transfers
     }
 
     /// Stops the server and waits until it has shut down.

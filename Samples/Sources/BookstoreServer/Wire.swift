@@ -25,13 +25,24 @@ struct BookPage: Encodable, Sendable {
     var totalPages: Int
 }
 
-/// What `POST /v1/books/:id/cover` stored.
+/// What `POST` or `PUT /v1/books/:id/cover` stored: the file's size and checksum (the bytes
+/// themselves are not kept).
 struct CoverRecord: Codable, Sendable {
     var bookId: Int
     var filename: String
     var contentType: String
     var bytes: Int
+    /// ``Checksum`` of the file's bytes as received.
+    var checksum: String
     var caption: String
+}
+
+/// The answer to `PUT /v1/uploads/:upload/parts/:part`.
+struct PartReceipt: Codable, Sendable {
+    var upload: String
+    var part: Int
+    var bytes: Int64
+    var checksum: String
 }
 
 /// The one error shape every failure uses: `{"error": "not_found", "message": "…"}`.

@@ -66,3 +66,76 @@ extension Duration {
     /// `1.23 s`.
     var inSeconds: String { String(format: "%.2f s", secondsValue) }
 }
+
+/// Finds a document's Swift code blocks in the sample's sources, so docs show only code that
+/// compiles (and, here, runs). A block matches when its lines, stripped of indentation and with
+/// blank lines left out, appear in that order, one after the other, in one source file.
+enum DocSnippets {
+    /// `Samples/Sources`, found from this file's path.
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The repository root.
+    static let repository = sources.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Checks every ```swift block of `document` (a path from the repository root); returns how
+    /// many there were and the files they were found in.
+    static func check(_ document: String) throws -> (blocks: Int, files: Set<String>) {
+        let markdown = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
+        let files = try swiftFiles().map { file in
+            (
+                name: file.path.replacingOccurrences(of: sources.path + "/", with: ""),
+                lines: normalized(try String(contentsOf: file, encoding: .utf8))
+            )
+        }
+        let blocks = codeBlocks(markdown)
+        try expect(!blocks.isEmpty, "\(document) has no Swift code blocks")
+        var found: Set<String> = []
+        for block in blocks {
+            let lines = normalized(block)
+            guard let file = files.first(where: { contains($0.lines, lines) }) else {
+                throw StoryFailure(
+                    message:
+                        "\(document): a code block is not in the sample's sources; it starts with: \(lines.first ?? "")"
+                )
+            }
+            found.insert(file.name)
+        }
+        return (blocks.count, found)
+    }
+
+    private static func swiftFiles() throws -> [URL] {
+        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        else {
+            throw StoryFailure(message: "cannot list \(sources.path)")
+        }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    private static func codeBlocks(_ markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = []
+            } else if let lines = current, trimmed == "```" {
+                blocks.append(lines.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    private static func normalized(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+}

@@ -9,10 +9,12 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
     ///   - token: The bearer token sent with every request.
     ///   - rateLimits: The service allows 5 requests per second; keeping to that on the client side
     ///     means no request is ever refused with 429. Pass `[]` to switch the limiter off.
+    ///   - transport: Default: NetLayer's `URLSessionTransport`.
     ///   - debug: Print every request and response of this resource.
     init(
         port: Int, token: String,
         rateLimits: [RateLimit] = [RateLimit(requests: 5, per: .seconds(1))],
+        transport: (any Transport)? = nil,
         debug: Bool = false
     ) {
         super.init(
@@ -21,6 +23,7 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
             version: "v1",
             defaultHeaders: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
             rateLimits: rateLimits,
+            transport: transport,
             options: ResourceOptions(decoder: BookstoreAPI.makeDecoder(), debug: debug)
         )
     }
@@ -30,6 +33,15 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
 
     /// `/books/:id/cover`.
     func covers() -> CoversTarget { CoversTarget(resource: self, path: "/books/:id/cover") }
+
+    /// `/uploads/:upload/parts/:part`.
+    func uploads() -> UploadsTarget { UploadsTarget(resource: self, path: "/uploads/:upload/parts/:part") }
+
+    /// `/export`: the inventory as CSV.
+    func export() -> ExportTarget { ExportTarget(resource: self, path: "/export") }
+
+    /// `/feed`: every book as NDJSON.
+    func feed() -> FeedTarget { FeedTarget(resource: self, path: "/feed") }
 
     /// The service writes snake_case keys.
     private static func makeDecoder() -> JSONDecoder {

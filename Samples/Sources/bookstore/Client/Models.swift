@@ -19,13 +19,22 @@ struct NewBook: Encodable, Sendable {
     let year: Int?
 }
 
-/// What the server stored for an uploaded cover.
+/// What the server stored for an uploaded cover: the file's size and checksum as received.
 struct Cover: Decodable, Sendable {
     let bookId: Int
     let filename: String
     let contentType: String
     let bytes: Int
+    let checksum: String
     let caption: String
+}
+
+/// The server's receipt for one part of a file sent in parts.
+struct UploadedPart: Decodable, Sendable {
+    let upload: String
+    let part: Int
+    let bytes: Int64
+    let checksum: String
 }
 
 /// The body of every error response: `{"error": "not_found", "message": "no book with id 13"}`.

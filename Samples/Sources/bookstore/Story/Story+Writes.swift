@@ -16,7 +16,7 @@ extension Story {
         let new = NewBook(title: "The Word for World Is Forest", author: "Ursula K. Le Guin", year: 1972)
         let response = try await books.create(new, debug: true)
         let book = response.value
-        let location = response.httpResponse.value(forHTTPHeaderField: "Location")
+        let location = response.headerFields["Location"]
         try expect(response.statusCode == 201, "create: expected 201, got \(response.statusCode)")
         try expect(
             book.title == new.title && book.author == new.author,

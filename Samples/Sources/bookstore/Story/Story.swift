@@ -26,10 +26,17 @@ final class Story {
         try await browse()
         let book = try await createBook()
         try await uploadCover(for: book)
+        try await uploadLargeCover(for: book)
+        let export = try await downloadExport()
+        try await resumeExport(export)
+        try await streamExport(export)
+        try await readFeed()
+        try await customTransport()
         try await deleteBook(book)
         try await wrongToken()
         try await burstWithoutLimiter()
         try await burstWithLimiter()
+        try await docsAreCompiled()
     }
 
     func begin(_ title: String) {
