@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// NetLayer's benchmark: request preparation cost and GET+decode throughput against raw URLSession,
-// both measured in one process against an in-process Hummingbird server on 127.0.0.1.
+// NetLayer's benchmark: request preparation cost, GET+decode throughput and large transfers (peak
+// RSS, MB/s) against raw URLSession, measured against an in-process Hummingbird server on 127.0.0.1.
 // Run from the repository root, always in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench
 let package = Package(

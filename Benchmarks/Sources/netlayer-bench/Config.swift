@@ -6,7 +6,7 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput` | `--prep-only`, `--throughput-only` | both | both |
+/// | `BENCH_ONLY=prep\|throughput\|transfers` | `--prep-only`, `--throughput-only`, `--transfers-only` | all | all |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
 /// | `BENCH_PREP_CASES` (comma-separated case ids) | | all | all |
@@ -15,10 +15,16 @@ import Foundation
 /// | `BENCH_CONC_REQUESTS` (per round) | | 8000 | 800 |
 /// | `BENCH_CONCURRENCY` | | 32 | 32 |
 /// | `BENCH_SLICES` (interleaved slices per round) | | 10 | 4 |
+/// | `BENCH_TRANSFER_BYTES` (bytes per transfer) | | 1 GiB | 128 MiB |
+/// | `BENCH_TRANSFER_ROUNDS` (ABBA pairs per transfer kind) | | 4 | 2 |
+/// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
+/// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
+/// | `BENCH_TRANSFER_BASELINE` (`plain`, or `delegate`: a diagnostic, see README) | | plain | plain |
 struct Config: CustomStringConvertible {
     var quick: Bool
     var runPrep: Bool
     var runThroughput: Bool
+    var runTransfers: Bool
     var prepRounds: Int
     var prepIterations: Int
     var rounds: Int
@@ -27,6 +33,16 @@ struct Config: CustomStringConvertible {
     var concurrency: Int
     var slices: Int
     var prepCases: Set<String>?
+    /// Bytes moved by each transfer (upload source size, download size).
+    var transferBytes: Int64
+    /// ABBA pairs per transfer kind in the transfer throughput part.
+    var transferRounds: Int
+    var transferKinds: [TransferKind]
+    var transferMemory: Bool
+    var transferThroughput: Bool
+    /// `BENCH_TRANSFER_BASELINE=delegate`: raw URLSession uploads through a session with a delegate and
+    /// downloads with `fsync`, as a library must (a diagnostic; the goals use the plain baseline).
+    var transferDelegateBaseline: Bool
     /// `BENCH_PROFILE_CLIENT=urlsession|netlayer`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
     /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential).
@@ -44,8 +60,9 @@ struct Config: CustomStringConvertible {
         var only = environment["BENCH_ONLY"] ?? ""
         if arguments.contains("--prep-only") { only = "prep" }
         if arguments.contains("--throughput-only") { only = "throughput" }
+        if arguments.contains("--transfers-only") { only = "transfers" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
-            let known = ["--quick", "--prep-only", "--throughput-only"]
+            let known = ["--quick", "--prep-only", "--throughput-only", "--transfers-only"]
             if !known.contains(argument) {
                 fail(
                     "unknown flag \(argument); known: \(known.joined(separator: " ")) (counts come from BENCH_* variables)"
@@ -55,8 +72,22 @@ struct Config: CustomStringConvertible {
         if let client = environment["BENCH_PROFILE_CLIENT"], !["urlsession", "netlayer"].contains(client) {
             fail("BENCH_PROFILE_CLIENT must be urlsession or netlayer, not \(client)")
         }
-        if !["", "prep", "throughput"].contains(only) {
-            fail("BENCH_ONLY must be prep or throughput, not \(only)")
+        if !["", "prep", "throughput", "transfers"].contains(only) {
+            fail("BENCH_ONLY must be prep, throughput or transfers, not \(only)")
+        }
+        func list(_ name: String, allowed: [String]) -> [String] {
+            guard let text = environment[name] else { return allowed }
+            let items = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            if let unknown = items.first(where: { !allowed.contains($0) }) {
+                fail("\(name): unknown item \(unknown); known: \(allowed.joined(separator: ","))")
+            }
+            return allowed.filter { items.contains($0) }
+        }
+        let kinds = list("BENCH_TRANSFER_KINDS", allowed: TransferKind.allCases.map(\.rawValue))
+        let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
+        let baseline = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
+        if !["plain", "delegate"].contains(baseline) {
+            fail("BENCH_TRANSFER_BASELINE must be plain or delegate, not \(baseline)")
         }
 
         func count(_ name: String, full: Int, quick quickValue: Int, minimum: Int = 1) -> Int {
@@ -68,8 +99,9 @@ struct Config: CustomStringConvertible {
         }
         return Config(
             quick: quick,
-            runPrep: only != "throughput",
-            runThroughput: only != "prep",
+            runPrep: only == "" || only == "prep",
+            runThroughput: only == "" || only == "throughput",
+            runTransfers: only == "" || only == "transfers",
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),
             prepIterations: count("BENCH_PREP_ITERATIONS", full: 5000, quick: 1000),
             rounds: count("BENCH_ROUNDS", full: 7, quick: 5),
@@ -78,6 +110,12 @@ struct Config: CustomStringConvertible {
             concurrency: count("BENCH_CONCURRENCY", full: 32, quick: 32),
             slices: count("BENCH_SLICES", full: 10, quick: 4),
             prepCases: environment["BENCH_PREP_CASES"].map { Set($0.split(separator: ",").map(String.init)) },
+            transferBytes: Int64(count("BENCH_TRANSFER_BYTES", full: 1 << 30, quick: 128 << 20)),
+            transferRounds: count("BENCH_TRANSFER_ROUNDS", full: 4, quick: 2),
+            transferKinds: kinds.compactMap(TransferKind.init(rawValue:)),
+            transferMemory: parts.contains("memory"),
+            transferThroughput: parts.contains("throughput"),
+            transferDelegateBaseline: baseline == "delegate",
             profileClient: environment["BENCH_PROFILE_CLIENT"],
             profileRequests: count("BENCH_PROFILE_REQUESTS", full: 500, quick: 500),
             profileConcurrency: count("BENCH_PROFILE_CONCURRENCY", full: 1, quick: 1)
@@ -92,6 +130,17 @@ struct Config: CustomStringConvertible {
                 "throughput: \(rounds) rounds per client, sequential \(sequentialRequests) req/round, "
                     + "concurrent \(concurrentRequests) req/round over \(concurrency) tasks, "
                     + "each round run in \(slices) slices interleaved with the other client's")
+        }
+        if runTransfers {
+            parts.append(
+                "transfers: \(transferKinds.map(\.rawValue).joined(separator: ",")) of \(transferBytes) bytes, "
+                    + [
+                        transferMemory ? "peak RSS in a fresh process each" : nil,
+                        transferThroughput ? "\(transferRounds) ABBA pairs each" : nil,
+                        transferDelegateBaseline
+                            ? "URLSession baseline with a delegate and fsync (diagnostic)" : nil,
+                    ]
+                    .compactMap { $0 }.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")
     }

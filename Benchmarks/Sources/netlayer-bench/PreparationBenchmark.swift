@@ -13,6 +13,8 @@ import NetLayer
 ///
 /// Cases, interleaved within every round so machine noise hits them alike:
 /// - `urlRequest`: `try executor.urlRequest` on an executor built once.
+/// - `transportRequest`: `try executor.transportRequest`: the same request as NetLayer's own value,
+///   without building a `URLRequest` (what a custom transport receives).
 /// - `makeExecutor+urlRequest`: the whole call site, including the call's param literal.
 /// - `by hand (URLComponents)`: the same request built by hand with `URLComponents.queryItems` and
 ///   `setValue`, the reference a URLSession caller would write.
@@ -24,7 +26,8 @@ import NetLayer
 ///   `allHTTPHeaderFields`, which on Linux skips `setValue`'s per-call capitalizing, validation and
 ///   dictionary copy (names are then sent as spelled).
 ///
-/// `BENCH_PREP_CASES=netlayer,make,hand,floor,floor-dict,simple` picks cases (for profiling one alone).
+/// `BENCH_PREP_CASES=netlayer,make,hand,transport,floor,floor-dict,simple` picks cases (for profiling
+/// one alone).
 enum PreparationBenchmark {
     final class PrepAPI: Resource, @unchecked Sendable {
         init() {
@@ -179,6 +182,10 @@ enum PreparationBenchmark {
             (
                 "hand", "by hand: URLComponents + setValue",
                 { blackHole(byHand(user: 42, book: "the-hobbit", page: 3)) }
+            ),
+            (
+                "transport", "NetLayer executor.transportRequest",
+                { blackHole(try executor.transportRequest) }
             ),
             (
                 "floor", "Foundation floor: URL(string:) + setValue",

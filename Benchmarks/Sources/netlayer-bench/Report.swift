@@ -34,10 +34,16 @@ enum Report {
                         fixed(result.rounds.min, 2), fixed(result.rounds.max, 2),
                     ], widths: widths))
         }
-        if let netLayer = output.result("netlayer") {
+        for (id, name) in [("netlayer", "executor.urlRequest"), ("transport", "executor.transportRequest")] {
+            guard let result = output.result(id) else { continue }
             print(
-                "goal: executor.urlRequest median ≤ \(fixed(prepGoalMicros, 0)) µs → \(fixed(netLayer.calls.median, 2)) µs: "
-                    + verdict(netLayer.calls.median <= prepGoalMicros))
+                "goal: \(name) median ≤ \(fixed(prepGoalMicros, 0)) µs → \(fixed(result.calls.median, 2)) µs: "
+                    + verdict(result.calls.median <= prepGoalMicros))
+        }
+        if let transport = output.result("transport"), let floor = output.result("floor") {
+            print(
+                "transportRequest (no URLRequest) vs Foundation floor (URL(string:) + URLRequest + 7 setValue): "
+                    + "\(fixed(transport.calls.median, 2)) vs \(fixed(floor.calls.median, 2)) µs")
         }
         print("timer read per sample: \(fixed(output.timerOverheadMicros, 3)) µs (included above)")
         print("NetLayer URL: \(output.netLayerURL)")
@@ -89,13 +95,13 @@ enum Report {
     /// `RESULT key=value …` on one line, for scripts.
     static func resultLine(
         prep: PreparationBenchmark.Output?, sequential: ThroughputBenchmark.Output?,
-        concurrent: ThroughputBenchmark.Output?, concurrency: Int
+        concurrent: ThroughputBenchmark.Output?, concurrency: Int, extra: [(String, String)] = []
     ) -> String {
         var fields: [(String, String)] = []
         if let prep {
             for (id, key) in [
-                ("netlayer", "prep"), ("make", "prep_make"), ("hand", "hand"), ("floor", "floor"),
-                ("floor-dict", "floor_dict"), ("simple", "simple"),
+                ("netlayer", "prep"), ("transport", "prep_transport"), ("make", "prep_make"),
+                ("hand", "hand"), ("floor", "floor"), ("floor-dict", "floor_dict"), ("simple", "simple"),
             ] {
                 guard let result = prep.result(id) else { continue }
                 fields.append(("\(key)_median_us", fixed(result.calls.median, 2)))
@@ -112,6 +118,7 @@ enum Report {
                 ("\(key)_netlayer_cpu_us", fixed(output.medianCPUClient(.netLayer), 0)),
             ]
         }
+        fields += extra
         return "RESULT " + fields.map { "\($0)=\($1)" }.joined(separator: " ")
     }
 }

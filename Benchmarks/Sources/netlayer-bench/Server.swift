@@ -15,7 +15,8 @@ struct Book: Codable, Sendable, Equatable {
 
 /// An in-process Hummingbird 2 server on 127.0.0.1 with a port chosen by the system. `GET /books`
 /// answers a fixed JSON list of 10 books (about 1 KB), encoded once up front so the server's
-/// per-request work is the same for every client.
+/// per-request work is the same for every client. The transfer benchmark's routes are added too
+/// (see ``TransferRoutes``).
 enum BenchServer {
     static let books: [Book] = (1...10).map { index in
         Book(
@@ -42,6 +43,7 @@ enum BenchServer {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: buffer))
         }
+        TransferRoutes.add(to: router)
 
         var logger = Logger(label: "netlayer-bench.server")
         logger.logLevel = .error

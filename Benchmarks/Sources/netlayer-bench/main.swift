@@ -1,8 +1,15 @@
 import Foundation
 
-// netlayer-bench: request preparation cost, then GET+decode throughput of NetLayer against raw
-// URLSession. See Benchmarks/README.md. Always run in release:
-//   swift run --package-path Benchmarks -c release netlayer-bench [--quick] [--prep-only|--throughput-only]
+// netlayer-bench: request preparation cost, GET+decode throughput of NetLayer against raw
+// URLSession, then transfers (peak RSS and throughput of large uploads and downloads). See
+// Benchmarks/README.md. Always run in release:
+//   swift run --package-path Benchmarks -c release netlayer-bench [--quick]
+//     [--prep-only|--throughput-only|--transfers-only]
+
+// A child of the transfer memory benchmark: one transfer in a fresh process (see MemoryBenchmark).
+if CommandLine.arguments.dropFirst().first == "--memory-child" {
+    await MemoryBenchmark.child(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 let config = Config.load()
 print("netlayer-bench: \(config)")
@@ -48,11 +55,22 @@ if config.runPrep {
     fflush(nil)
 }
 
+let progress: @Sendable (String) -> Void = { line in
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+var server: BenchServer.Running?
+if config.runThroughput || config.runTransfers {
+    do {
+        server = try await BenchServer.start()
+    } catch {
+        fail("server: \(error)")
+    }
+}
+
 var sequential: ThroughputBenchmark.Output?
 var concurrent: ThroughputBenchmark.Output?
-if config.runThroughput {
+if config.runThroughput, let server {
     do {
-        let server = try await BenchServer.start()
         print("")
         print(
             "server: Hummingbird on 127.0.0.1:\(server.port), GET /books = \(server.bodyBytes) bytes of JSON")
@@ -62,7 +80,6 @@ if config.runThroughput {
             .urlSession: { try await baseline.books() },
             .netLayer: { try await netLayer.books() },
         ]
-        let progress: (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         sequential = try await ThroughputBenchmark.run(
             .sequential(requests: config.sequentialRequests), pairs: config.rounds, slices: config.slices,
             clients: clients,
@@ -79,8 +96,19 @@ if config.runThroughput {
     }
 }
 
+var transferFields: [(String, String)] = []
+if config.runTransfers, let server {
+    fflush(nil)
+    do {
+        transferFields = try await Transfers.run(config, port: server.port, progress: progress)
+    } catch {
+        fail("transfer benchmark: \(error)")
+    }
+}
+
 print("")
 print(
     Report.resultLine(
-        prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency))
+        prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency,
+        extra: transferFields))
 exit(0)
