@@ -132,6 +132,8 @@ enum ContentRange {
 struct DownloadFiles {
     let destination: URL
     let partial: URL
+    /// Where a resumable call keeps its partial file (``partial`` when this call is resumable).
+    let resumablePartial: URL
     let record: URL
     let resumable: Bool
 
@@ -143,6 +145,7 @@ struct DownloadFiles {
         // A stable name when it may be resumed; a unique one otherwise, so two calls never share it.
         let suffix = resumable ? "netlayer-partial" : "netlayer-\(UUID().uuidString.prefix(8))"
         partial = directory.appendingPathComponent(".\(name).\(suffix)")
+        resumablePartial = directory.appendingPathComponent(".\(name).netlayer-partial")
         record = directory.appendingPathComponent(".\(name).netlayer-partial.json")
     }
 
@@ -213,6 +216,8 @@ struct DownloadFiles {
             discard()
             throw .fileFailed("cannot move the download to \(destination.path): \(reason)")
         }
+        // An earlier resumable call's partial file belongs to the file just replaced.
         try? FileManager.default.removeItem(at: record)
+        if !resumable { try? FileManager.default.removeItem(at: resumablePartial) }
     }
 }

@@ -35,9 +35,11 @@ extension Executor {
 
     /// Sends the call and returns the body as it arrives, in chunks. The status is validated
     /// first: an unacceptable one throws before any chunk, with the body in the error. Breaking out
-    /// of the loop (or cancelling the task) cancels the transfer. A consumer that lags pauses the
-    /// transfer instead of buffering: at most about 1 MiB (the transport's `bufferLimit`) waits
-    /// unread.
+    /// of the loop (or cancelling the task) cancels the transfer. A consumer that lags never makes
+    /// memory grow: at most about 1 MiB (the transport's `bufferLimit`) waits unread in memory.
+    /// Beyond that, Apple platforms pause the task; Linux URLSession cannot pause one, so the
+    /// surplus goes to a temporary file (readable by the user only, removed as it is read back and
+    /// when the call ends; a reader more than 4 GiB behind fails with `responseTooLarge`).
     /// - Throws: ``NetLayerError``, from this call or while iterating.
     public func stream(debug: Bool = false) async throws -> ResponseStream<Data> {
         let reader = BodyReader(call: try await openStream(debug: debug), executor: self)

@@ -76,7 +76,8 @@ struct InProcessHarness: FuzzHarness {
     }
 }
 
-final class InProcessSession: FuzzSession, @unchecked Sendable {  // `index`, `cursor`, `seen` guarded by `lock`
+/// Unchecked Sendable: `index`, `cursor` and `seen` are guarded by `lock`.
+final class InProcessSession: FuzzSession, @unchecked Sendable {
     let server: TestServer
     let api: TestAPI
     let strays: TestLocked<[String]>

@@ -101,6 +101,9 @@ extension WireTests {
             let leftovers =
                 (try? FileManager.default.contentsOfDirectory(atPath: transport.spoolDirectory.path)) ?? []
             #expect(leftovers.isEmpty)
+            // The emptied directory goes too, although the transport lives on.
+            #expect(!FileManager.default.fileExists(atPath: transport.spoolDirectory.path))
+            withExtendedLifetime(transport) {}
         }
 
         @Test func linesSplitAtLFAndCRLFAndKeepSplitCharactersWhole() async throws {
@@ -174,6 +177,33 @@ extension WireTests {
             #expect(tooLarge?.code == .responseTooLarge)
         }
 
+        @Test func aCustomTransportsBodyHearsWhenTheConsumerStopsEarly() async throws {
+            let cancels = Counter()
+            let endless = AsyncStream<Data> { continuation in
+                continuation.yield(Data("first\n".utf8))
+                continuation.yield(Data("second\n".utf8))
+            }
+            let transport = ClosureTransport { _ in
+                TransportResponse(
+                    head: ResponseHead(statusCode: 200, headerFields: HeaderFields(), url: nil),
+                    body: ResponseBody(chunks: endless, onCancel: { cancels.increment() }))
+            }
+            // Nothing listens on port 9: only the closure answers.
+            let api = OfflineAPI(transport: transport)
+            for try await line in try await EchoTarget(resource: api, path: "/feed").makeExecutor().lines() {
+                #expect(line == "first")
+                break
+            }
+            #expect(cancels.value == 1)
+            // A body read to its end is not cancelled, by cancel() or by being released.
+            let whole = ResponseBody(chunks: [Data("a".utf8)].async, onCancel: { cancels.increment() })
+            #expect(try await whole.collect() == Data("a".utf8))
+            whole.cancel()
+            // One released unread is.
+            _ = ResponseBody(chunks: endless, onCancel: { cancels.increment() })
+            #expect(cancels.value == 2)
+        }
+
         @Test func requestBodyChunksReadFilesAndRangesAgainEachTime() async throws {
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
@@ -208,4 +238,30 @@ extension Array where Element == Data {
             continuation.finish()
         }
     }
+}
+
+/// A transport that answers from a closure (no network).
+struct ClosureTransport: Transport {
+    let answer: @Sendable (TransportRequest) async throws -> TransportResponse
+    init(_ answer: @escaping @Sendable (TransportRequest) async throws -> TransportResponse) {
+        self.answer = answer
+    }
+    func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse {
+        try await answer(request)
+    }
+}
+
+/// A resource whose transport never touches the network.
+final class OfflineAPI: Resource, @unchecked Sendable {
+    init(transport: any Transport) {
+        super.init(protocol: .http, domain: "127.0.0.1:9", transport: transport)
+    }
+}
+
+/// A thread-safe counter. Unchecked Sendable: guarded by `lock`.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }

@@ -131,10 +131,18 @@ extension WireTests {
             #expect(record.checksum == expected.value)
             #expect(record.head.prefix(head.count) == head)
             #expect(Self.spoolFiles(transport).isEmpty)
+            // The transport is still alive (a process-wide resource may never be released), yet its
+            // emptied spool directory is gone: nothing accumulates in the temporary directory.
+            #expect(!Self.spoolDirectoryExists(transport))
+            withExtendedLifetime(transport) {}
         }
 
         static func spoolFiles(_ transport: URLSessionTransport) -> [String] {
             (try? FileManager.default.contentsOfDirectory(atPath: transport.spoolDirectory.path)) ?? []
+        }
+
+        static func spoolDirectoryExists(_ transport: URLSessionTransport) -> Bool {
+            FileManager.default.fileExists(atPath: transport.spoolDirectory.path)
         }
 
         @Test func spooledBodiesAreRemovedOnFailureCancellationAndTimeout() async throws {
@@ -300,6 +308,25 @@ extension WireTests {
             #expect(server.patternRecords(path: path).last?.rangeHeader != nil)
             let (checksum, length) = try TestPattern.checksumOfFile(destination)
             #expect(length == size && checksum == TestPattern.checksum(range: 0..<size))
+            #expect(scratch.contents == ["data.bin"])
+        }
+
+        @Test func aCompletedDownloadThatIsNotResumableRemovesAnEarlierPartialFile() async throws {
+            let server = try Self.server.get()
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let size: Int64 = 2 << 20
+            let path = "/pattern/\(uniquePath())"
+            let destination = scratch.file("data.bin")
+            let executor = TestAPI(server: server).target(path).makeExecutor(params: [
+                "length": size, "interruptAfter": 1 << 20, "interruptOnce": 1, "interruptKey": path,
+            ])
+            _ = try? await executor.download(to: destination, resumable: true)
+            #expect(scratch.contents.contains(".data.bin.netlayer-partial"))
+            let download = try await executor.download(to: destination)
+            #expect(download.head.statusCode == 200 && download.fileSize == size)
+            #expect(server.patternRecords(path: path).last?.rangeHeader == nil)
+            // The partial file of the earlier call describes a file that is now replaced.
             #expect(scratch.contents == ["data.bin"])
         }
 

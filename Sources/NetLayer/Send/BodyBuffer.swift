@@ -251,16 +251,15 @@ final class SpillFile {
     private var read: Int64 = 0
 
     init(in directory: URL) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        url = directory.appendingPathComponent("response-\(UUID().uuidString)")
-        guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else {
-            throw NetLayerError.fileFailed("cannot create \(url.path)")
+        url = try BodySpool.createPrivateFile(prefix: "response", in: directory)
+        do {
+            writer = try FileHandle(forWritingTo: url)
+            reader = try FileHandle(forReadingFrom: url)
+        } catch {
+            BodySpool.removeFile(url)
+            throw NetLayerError.fileFailed(
+                "cannot open \(url.path): \(error.localizedDescription)", underlying: error)
         }
-        writer = try FileHandle(forWritingTo: url)
-        reader = try FileHandle(forReadingFrom: url)
     }
 
     var isDrained: Bool { read >= written }
@@ -283,6 +282,6 @@ final class SpillFile {
     func remove() {
         try? writer.close()
         try? reader.close()
-        try? FileManager.default.removeItem(at: url)
+        BodySpool.removeFile(url)
     }
 }

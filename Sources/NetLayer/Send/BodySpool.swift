@@ -4,10 +4,39 @@ import Foundation
 /// written to a temporary file a chunk at a time, for Linux URLSession, which sends a stream only
 /// with chunked encoding but a file with its exact `Content-Length`.
 enum BodySpool {
-    /// `<temporary directory>/NetLayer-<random>`: one per transport, created on first use.
+    /// `<temporary directory>/NetLayer-<random>`: one per transport, created when a file is put in
+    /// it and removed again when its last file goes, so a process that never releases its transport
+    /// leaves no empty directory behind.
     static func directoryForNewTransport() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent(
             "NetLayer-\(UUID().uuidString.prefix(13))", isDirectory: true)
+    }
+
+    /// Creates an empty file named `<prefix>-<random>` in `directory`, creating the directory
+    /// (readable by the user only) if needed; the file is readable by the user only.
+    /// Another task may remove the directory between the two steps (see ``removeFile(_:)``), so a
+    /// few attempts are made.
+    /// - Throws: ``NetLayerError/Code/fileFailed`` when the file cannot be created.
+    static func createPrivateFile(prefix: String, in directory: URL) throws -> URL {
+        let manager = FileManager.default
+        let file = directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        for _ in 0..<3 {
+            try manager.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            if manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+                return file
+            }
+        }
+        throw NetLayerError.fileFailed("cannot create a temporary file in \(directory.path)")
+    }
+
+    /// Removes a file made by ``createPrivateFile(prefix:in:)``, then its directory if that is now
+    /// empty (`rmdir` refuses a directory that still holds a file, so a concurrent spool survives).
+    static func removeFile(_ file: URL) {
+        try? FileManager.default.removeItem(at: file)
+        _ = file.deletingLastPathComponent().withUnsafeFileSystemRepresentation { path in
+            path.map { rmdir($0) }
+        }
     }
 
     /// Writes `body` into a new file in `directory` (created readable by the user only), off the
@@ -29,15 +58,15 @@ enum BodySpool {
     }
 
     private static func writeNow(_ body: RequestBody, into directory: URL, stop: StopFlag) throws -> URL {
-        let manager = FileManager.default
-        let file = directory.appendingPathComponent("body-\(UUID().uuidString)")
+        let file: URL
         do {
-            try manager.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            guard manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else {
-                throw NetLayerError.encodingFailed("cannot create the spool file \(file.path)")
-            }
+            file = try createPrivateFile(prefix: "body", in: directory)
+        } catch {
+            throw NetLayerError.encodingFailed(
+                "cannot spool the request body to \(directory.path): \(error.localizedDescription)",
+                underlying: error)
+        }
+        do {
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
             var reader = SegmentReader(segments: body.segments, chunkSize: 1 << 20)
@@ -52,13 +81,13 @@ enum BodySpool {
             }
             return file
         } catch let error as NetLayerError {
-            remove(file)
+            removeFile(file)
             throw error
         } catch is CancellationError {
-            remove(file)
+            removeFile(file)
             throw CancellationError()
         } catch {
-            remove(file)
+            removeFile(file)
             throw NetLayerError.encodingFailed(
                 "cannot spool the request body to \(directory.path): \(error.localizedDescription)",
                 underlying: error)

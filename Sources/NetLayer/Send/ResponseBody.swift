@@ -2,10 +2,10 @@ import Foundation
 
 /// A response body: a single-pass `AsyncSequence` of byte chunks.
 ///
-/// A streaming body holds at most about ``BodyBuffer/defaultLimit`` bytes the consumer has not
-/// taken yet; past that, the transport stops reading from the network until the consumer catches
-/// up. When the consumer stops iterating (or the body is released unread), the transfer is
-/// cancelled. Collecting into `Data` (``collect(upTo:)``) is one way to consume it.
+/// A body streamed by ``URLSessionTransport`` holds at most its `bufferLimit` (1 MiB by default)
+/// in memory that the consumer has not taken yet; past that, the task is paused (Apple platforms)
+/// or the surplus goes to a temporary file (Linux, where URLSession cannot pause a task). When the
+/// consumer stops iterating (or the body is released unread), the transfer is cancelled. Collecting into `Data` (``collect(upTo:)``) is one way to consume it.
 public final class ResponseBody: AsyncSequence, Sendable {
     /// A chunk of bytes.
     public typealias Element = Data
@@ -32,9 +32,13 @@ public final class ResponseBody: AsyncSequence, Sendable {
     /// - Parameters:
     ///   - chunks: The chunks; iterated once.
     ///   - expectedLength: Default `nil` (unknown).
-    public init<Chunks: AsyncSequence & Sendable>(chunks: Chunks, expectedLength: Int64? = nil)
-    where Chunks.Element == Data {
-        source = .sequence(SequenceSource(chunks))
+    ///   - onCancel: Called once, from any thread, when the body is abandoned before its end: the
+    ///     consumer cancelled it (breaking out of a `stream()` loop does), or it was released
+    ///     unread. Stop the transfer there. Default `nil`.
+    public init<Chunks: AsyncSequence & Sendable>(
+        chunks: Chunks, expectedLength: Int64? = nil, onCancel: (@Sendable () -> Void)? = nil
+    ) where Chunks.Element == Data {
+        source = .sequence(SequenceSource(chunks, onCancel: onCancel))
         self.expectedLength = expectedLength
     }
 
@@ -45,7 +49,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
 
     deinit {
         // Released before the end: nobody will read the rest, so stop the transfer.
-        if case .buffer(let buffer) = source { buffer.cancel() }
+        cancel()
     }
 
     /// Starts reading. A second iterator throws ``NetLayerError/Code/bodyConsumed``.
@@ -87,7 +91,11 @@ public final class ResponseBody: AsyncSequence, Sendable {
     /// Stops the transfer; reading afterwards throws `CancellationError`. Safe to call more than
     /// once.
     public func cancel() {
-        if case .buffer(let buffer) = source { buffer.cancel() }
+        switch source {
+        case .buffered: break
+        case .buffer(let buffer): buffer.cancel()
+        case .sequence(let sequence): sequence.cancel()
+        }
     }
 
     /// Reads the whole body into memory.
@@ -137,16 +145,47 @@ final class OnceFlag: @unchecked Sendable {
 }
 
 /// Pulls from a type-erased sequence. Unchecked Sendable: the iterator is only used by the one
-/// consumer the single-pass claim lets through, one `next()` at a time.
+/// consumer the single-pass claim lets through, one `next()` at a time; `state` is guarded by
+/// `lock` (``cancel()`` may come from any thread).
 final class SequenceSource: @unchecked Sendable {
     private let nextChunk: () async throws -> Data?
+    private let onCancel: (@Sendable () -> Void)?
+    private let lock = NSLock()
+    private var state = State.open
 
-    init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+    private enum State { case open, ended, cancelled }
+
+    init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, onCancel: (@Sendable () -> Void)?)
+    where Chunks.Element == Data {
         let box = IteratorBox(chunks.makeAsyncIterator())
         nextChunk = { try await box.next() }
+        self.onCancel = onCancel
     }
 
-    func next() async throws -> Data? { try await nextChunk() }
+    func next() async throws -> Data? {
+        switch lock.withLock({ state }) {
+        case .ended: return nil
+        case .cancelled: throw CancellationError()
+        case .open: break
+        }
+        do {
+            let chunk = try await nextChunk()
+            if chunk == nil { lock.withLock { if state == .open { state = .ended } } }
+            return chunk
+        } catch {
+            lock.withLock { if state == .open { state = .ended } }
+            throw error
+        }
+    }
+
+    /// Abandons the sequence: calls `onCancel` once, unless it already ended.
+    func cancel() {
+        let wasOpen = lock.withLock {
+            defer { if state == .open { state = .cancelled } }
+            return state == .open
+        }
+        if wasOpen { onCancel?() }
+    }
 
     private final class IteratorBox<Iterator: AsyncIteratorProtocol> where Iterator.Element == Data {
         var iterator: Iterator

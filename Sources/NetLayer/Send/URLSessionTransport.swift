@@ -41,8 +41,9 @@ public final class URLSessionTransport: Transport {
     /// - Parameters:
     ///   - configuration: Default `URLSessionConfiguration.default`.
     ///   - connectionReuse: Default ``ConnectionReuse/replayableRequestsOnly``.
-    ///   - bufferLimit: How many unread bytes a streamed response body holds before reading
-    ///     pauses. Default 1 MiB; at least 16 KiB.
+    ///   - bufferLimit: How many unread bytes a streamed response body holds in memory before the
+    ///     task is paused (Apple platforms) or the surplus goes to a temporary file (Linux, where
+    ///     URLSession cannot pause a task). Default 1 MiB; at least 16 KiB.
     public init(
         configuration: URLSessionConfiguration = .default,
         connectionReuse: ConnectionReuse = .replayableRequestsOnly,
@@ -93,7 +94,8 @@ public final class URLSessionTransport: Transport {
     /// the transport. Each spooled file is removed when its task ends, however it ends.
     let spoolDirectory: URL
 
-    /// How many unread response bytes a streamed body holds before the task is paused.
+    /// How many unread response bytes a streamed body holds in memory before the task is paused
+    /// (or, on Linux, the surplus spills to a temporary file).
     let bufferLimit: Int
 
     /// Sends the request through the session.
@@ -125,7 +127,7 @@ public final class URLSessionTransport: Transport {
             } else {
                 let spooled = try await BodySpool.write(body, into: spoolDirectory)
                 upload = spooled
-                cleanup = { BodySpool.remove(spooled) }
+                cleanup = { BodySpool.removeFile(spooled) }
             }
         }
         if upload == nil && !context.streamsResponse && context.progress == nil && timeouts.isEmpty {
