@@ -89,7 +89,19 @@ extension Executor {
     /// Throws the unacceptable-status error, with the body read (bounded when streaming).
     private func validate(_ call: OpenedCall, validation: Validation, streams: Bool) async throws {
         guard !validation.accepts(call.head) else { return }
-        let limit = streams ? Self.errorBodyLimit : Int.max
+        let body = await errorBody(of: call, limit: streams ? Self.errorBodyLimit : Int.max)
+        let duration = ContinuousClock.now - call.start
+        call.log?.response(call.head, data: body, duration: duration)
+        let redactor = redactor(for: call.prepared)
+        var failure = NetLayerError.unacceptableStatus(
+            call.head, body: body, method: call.request.method, redactor: redactor)
+        failure.redirects = call.redirects
+        throw failure.redacted(by: redactor)
+    }
+
+    /// Reads up to `limit` bytes of a rejected response's body for its error; a transfer error
+    /// ends it early (the status is the news).
+    func errorBody(of call: OpenedCall, limit: Int) async -> Data {
         var body = Data()
         do {
             for try await chunk in call.body {
@@ -102,13 +114,7 @@ extension Executor {
         } catch {
             // The status is the news; a body cut short still goes with it.
         }
-        let duration = ContinuousClock.now - call.start
-        call.log?.response(call.head, data: body, duration: duration)
-        let redactor = redactor(for: call.prepared)
-        var failure = NetLayerError.unacceptableStatus(
-            call.head, body: body, method: call.request.method, redactor: redactor)
-        failure.redirects = call.redirects
-        throw failure.redacted(by: redactor)
+        return body
     }
 
     /// Reads the whole body of an opened call.

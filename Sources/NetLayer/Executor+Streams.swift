@@ -60,6 +60,43 @@ extension Executor {
         return ResponseStream(next: { try await splitter.next() }, stop: { reader.stop() })
     }
 
+    /// Sends the call and decodes each line as JSON with the resource's decoder, as it arrives
+    /// (NDJSON, JSON Lines). Blank lines are skipped. Otherwise as
+    /// ``lines(maximumLength:debug:)``.
+    /// - Parameters:
+    ///   - model: The type of each line.
+    ///   - maximumLength: The longest line accepted, in bytes. Default 1 MiB.
+    /// - Throws: ``NetLayerError``; `.decodingFailed` naming the line number (from 1) whose JSON did
+    ///   not decode; the transfer is cancelled then.
+    public func lines<Model: Decodable & Sendable>(
+        decoding model: Model.Type, maximumLength: Int = 1 << 20, debug: Bool = false
+    ) async throws -> ResponseStream<Model> {
+        let call = try await openStream(debug: debug)
+        let reader = BodyReader(call: call, executor: self)
+        let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
+        let decoder = resource.options.decoder
+        let redactor = redactor(for: call.prepared)
+        let counter = LineCounter()
+        return ResponseStream(
+            next: {
+                while let line = try await splitter.next() {
+                    let number = counter.advance()
+                    if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                    let data = Data(line.utf8)
+                    do {
+                        return try decoder.decode(Model.self, from: data)
+                    } catch {
+                        reader.stop()
+                        var failure = NetLayerError.decodingFailed(
+                            error, type: Model.self, body: data, redactor: redactor)
+                        failure.message = "line \(number): " + failure.message
+                        throw failure.redacted(by: redactor)
+                    }
+                }
+                return nil
+            }, stop: { reader.stop() })
+    }
+
     /// Opens a streamed call and prints its head.
     func openStream(debug: Bool) async throws(NetLayerError) -> OpenedCall {
         do {
@@ -128,6 +165,17 @@ final class BodyReader: @unchecked Sendable {
                 error, request: call.request, prepared: call.prepared, redirects: call.redirects,
                 start: call.start, log: call.log)
         }
+    }
+}
+
+/// Counts lines for error messages. Unchecked Sendable: used by one consumer, one `next()` at a
+/// time.
+final class LineCounter: @unchecked Sendable {
+    private var count = 0
+    /// The next line's number, from 1.
+    func advance() -> Int {
+        count += 1
+        return count
     }
 }
 

@@ -26,7 +26,10 @@ public struct Executor: Sendable {
     let files: [String: FilePart]
     let encoding: ParamEncoding
     let timeout: Duration?
-    let resourceTimeout: Duration?
+    var resourceTimeout: Duration?
+    /// The total deadline given to this call itself (not inherited from the resource): an event
+    /// stream, meant to stay open, honours only this one.
+    var callResourceTimeout: Duration? = nil
     let redirectPolicy: RedirectPolicy
     /// Receives upload and download progress; set by ``progress(_:)``.
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil

@@ -15,7 +15,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             case invalidURL, missingPathParts, unknownPathParts, invalidPathPart, invalidHeader
             case unsupportedBody, encodingFailed, unacceptableStatus, decodingFailed, transport
             case timedOut, cancelled, invalidMethod, invalidValue, tooManyRedirects, redirectRefused
-            case responseTooLarge, bodyConsumed, fileFailed
+            case responseTooLarge, bodyConsumed, fileFailed, unacceptableContentType
         }
 
         private let base: Base
@@ -48,6 +48,10 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         /// The server answered with a status the validation rejects; see ``NetLayerError/statusCode``,
         /// ``NetLayerError/headers`` and ``NetLayerError/body``.
         public static let unacceptableStatus = Code(base: .unacceptableStatus)
+        /// The response's `Content-Type` is not what the call reads (an event stream that is not
+        /// `text/event-stream`); see ``NetLayerError/statusCode``, ``NetLayerError/headers`` and
+        /// ``NetLayerError/body``.
+        public static let unacceptableContentType = Code(base: .unacceptableContentType)
         /// The body did not decode as the expected model; see ``NetLayerError/codingPath`` and
         /// ``NetLayerError/body``.
         public static let decodingFailed = Code(base: .decodingFailed)
@@ -206,6 +210,22 @@ extension NetLayerError {
             headers[field.name] = headers[field.name].map { "\($0), \(field.value)" } ?? field.value
         }
         error.headers = headers
+        error.body = body
+        return error
+    }
+
+    static func unacceptableContentType(
+        _ response: ResponseHead, expected: String, body: Data, method: HTTPMethod, redactor: Redactor
+    ) -> NetLayerError {
+        let url = response.url.map { redactor.url($0) } ?? "?"
+        let type = response.headerFields["Content-Type"].map { "\"\($0)\"" } ?? "no Content-Type"
+        let status = unacceptableStatus(response, body: body, method: method, redactor: redactor)
+        var error = NetLayerError(
+            .unacceptableContentType,
+            "\(method) \(url) answered \(response.statusCode) with \(type), not \(expected) (\(body.count) bytes)"
+        )
+        error.statusCode = status.statusCode
+        error.headers = status.headers
         error.body = body
         return error
     }

@@ -87,6 +87,7 @@ open class Target: @unchecked Sendable {
             encoding: encoding,
             timeout: timeout ?? resource.options.timeout,
             resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout,
+            callResourceTimeout: resourceTimeout,
             redirectPolicy: redirects ?? resource.options.redirects
         )
     }

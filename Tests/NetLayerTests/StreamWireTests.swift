@@ -164,6 +164,31 @@ extension WireTests {
             #expect(error?.code == .timedOut)
         }
 
+        @Test func linesDecodingReadsNDJSONAndNamesTheLineThatFails() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                TestResponse.data(
+                    Data(
+                        "{\"id\":1,\"title\":\"Dune\"}\r\n\n{\"id\":2,\"title\":\"Emma\"}\n{\"id\":\"x\"}\n{\"id\":4,\"title\":\"Z\"}\n"
+                            .utf8),
+                    contentType: "application/x-ndjson"
+                ).dripped(TestDrip(pieceSize: 7, interval: .milliseconds(1)))
+            }
+            var books: [Book] = []
+            let error = await #expect(throws: NetLayerError.self) {
+                for try await book in try await TestAPI(server: server).target(path).makeExecutor()
+                    .lines(decoding: Book.self)
+                {
+                    books.append(book)
+                }
+            }
+            #expect(books == [Book(id: 1, title: "Dune"), Book(id: 2, title: "Emma")])
+            #expect(error?.code == .decodingFailed)
+            #expect(error?.message.hasPrefix("line 4: ") == true, "\(String(describing: error?.message))")
+            #expect(error?.codingPath == "id")
+        }
+
         @Test func aBodyIsSinglePass() async throws {
             let body = ResponseBody(Data("abc".utf8))
             #expect(try await body.collect() == Data("abc".utf8))

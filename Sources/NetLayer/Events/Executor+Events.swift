@@ -1,0 +1,73 @@
+import Foundation
+
+extension Executor {
+    /// Sends the call and returns its Server-Sent Events as they arrive, parsed exactly as the
+    /// WHATWG HTML standard says (see ``EventStreamParser``).
+    ///
+    /// Any method and body work (an LLM API streams the answer to a `POST`). `Accept:
+    /// text/event-stream` and `Cache-Control: no-cache` are sent unless the target or the call set
+    /// those headers (a resource-wide `Accept: application/json` is replaced). The status is
+    /// validated before the first event; a 204 gives an empty stream. The idle timeout applies
+    /// between bytes; the total deadline applies only when this call sets `resourceTimeout`
+    /// itself (not the resource's default), and then spans every reconnection.
+    ///
+    /// Breaking out of the loop (or cancelling the task) closes the connection at once, and no
+    /// reconnection follows. An event received before the first iteration is kept.
+    /// - Parameters:
+    ///   - reconnection: Reconnect when the stream ends or drops (with `Last-Event-ID`, after the
+    ///     server's `retry:` time). Default `nil`: the stream ends when the response does.
+    ///   - maximumEventSize: The longest event data or line accepted, in bytes. Default 16 MiB.
+    ///   - debug: Print each request and response head. Default `false`.
+    /// - Throws: ``NetLayerError``: `.unacceptableStatus` (with the body), or
+    ///   `.unacceptableContentType` when the response is not `text/event-stream`; while iterating,
+    ///   `.responseTooLarge` past `maximumEventSize` and the transfer's errors.
+    public func events(
+        reconnection: EventStreamReconnection? = nil, maximumEventSize: Int = 16 << 20, debug: Bool = false
+    ) async throws -> ResponseStream<ServerSentEvent> {
+        let reader = EventReader(
+            executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
+        try await reader.start()
+        return ResponseStream(next: { try await reader.next() }, stop: { reader.stop() })
+    }
+
+    /// Sends the call and decodes each event's `data` as JSON with the resource's decoder, as
+    /// ``events(reconnection:maximumEventSize:debug:)`` delivers them.
+    ///
+    /// ```swift
+    /// for try await chunk in try await chat.makeExecutor(method: .post, body: .json(request))
+    ///     .events(decoding: ChatChunk.self, endMarker: "[DONE]")
+    /// {
+    ///     print(chunk.choices.first?.delta.content ?? "", terminator: "")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - model: The type of each event's data.
+    ///   - endMarker: Data that ends the stream cleanly when an event carries exactly it (OpenAI's
+    ///     `"[DONE]"`); the connection is closed and no reconnection follows. Default `nil`.
+    /// - Throws: As ``events(reconnection:maximumEventSize:debug:)``, and `.decodingFailed` naming
+    ///   the event (type and id) whose data did not decode; the stream ends there.
+    public func events<Model: Decodable & Sendable>(
+        decoding model: Model.Type, endMarker: String? = nil, reconnection: EventStreamReconnection? = nil,
+        maximumEventSize: Int = 16 << 20, debug: Bool = false
+    ) async throws -> ResponseStream<Model> {
+        let reader = EventReader(
+            executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
+        try await reader.start()
+        let decoder = resource.options.decoder
+        return ResponseStream(
+            next: {
+                guard let event = try await reader.next() else { return nil }
+                if let endMarker, event.data == endMarker {
+                    reader.stop()
+                    return nil
+                }
+                return try reader.decode(model, from: event, with: decoder)
+            }, stop: { reader.stop() })
+    }
+
+    /// Whether the target or this call set header `name` (a resource default does not count).
+    func setsOwnHeader(_ name: String) -> Bool {
+        if let target = try? targetHeaders.get(), target[name] != nil { return true }
+        return headers.keys.contains { $0.caseInsensitiveEquals(name) }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
+enum RetryAfter {
+    /// The wait a `Retry-After` value asks for, from `now`; `nil` when it is absent or malformed.
+    /// A date in the past is zero; a value beyond ``Timeouts/maximum`` is clamped to it.
+    static func delay(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            let cap = Timeouts.maximum.components.seconds
+            var seconds: Int64 = 0
+            for byte in value.utf8 { seconds = min(cap, seconds * 10 + Int64(byte - 0x30)) }
+            return .seconds(seconds)
+        }
+        guard let date = httpDate(value) else { return nil }
+        let seconds = max(0, min(date.timeIntervalSince(now), Timeouts.maximum.seconds))
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
+    static func httpDate(_ text: String) -> Date? {
+        for format in [
+            "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy",
+        ] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: 0)
+            formatter.dateFormat = format
+            // asctime pads a one-digit day with a second space.
+            let spaced =
+                format.hasPrefix("EEE MMM") ? text.split(separator: " ").joined(separator: " ") : text
+            if let date = formatter.date(from: spaced) { return date }
+        }
+        return nil
+    }
+}
