@@ -147,6 +147,17 @@ extension Array: ParamConvertible where Element: ParamConvertible {
     public var paramValue: ParamValue { .array(map { $0.paramValue }) }
 }
 
+extension Set: ParamConvertible where Element: ParamConvertible & Comparable {
+    /// The elements in ascending order, so the same set always encodes to the same bytes.
+    public var paramValue: ParamValue { .array(sorted().map { $0.paramValue }) }
+}
+
+extension ParamConvertible where Self: RawRepresentable, RawValue: ParamConvertible {
+    /// The raw value. An enum backed by a param type becomes a param with one line:
+    /// `extension Sort: ParamConvertible {}`.
+    public var paramValue: ParamValue { rawValue.paramValue }
+}
+
 extension Dictionary: ParamConvertible where Key == String, Value: ParamConvertible {
     /// The entries; keys are sent in byte order.
     public var paramValue: ParamValue { .dictionary(mapValues { $0.paramValue }) }
