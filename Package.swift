@@ -10,7 +10,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "NetLayer"),
-        .testTarget(name: "NetLayerTests", dependencies: ["NetLayer"]),
+        // Fixtures/ is read from the source tree by path (#filePath), not bundled.
+        .testTarget(name: "NetLayerTests", dependencies: ["NetLayer"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -113,6 +113,7 @@ public struct EventStreamParser: Sendable {
                 return
             }
             if partial.isEmpty {
+                if end - index > maximumEventSize { throw tooLarge }
                 try line(UnsafeBufferPointer(rebasing: bytes[index..<end]), emit)
             } else {
                 if partial.count + (end - index) > maximumEventSize { throw tooLarge }
