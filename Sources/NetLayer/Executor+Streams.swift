@@ -40,6 +40,7 @@ extension Executor {
     /// Beyond that, Apple platforms pause the task; Linux URLSession cannot pause one, so the
     /// surplus goes to a temporary file (readable by the user only, removed as it is read back and
     /// when the call ends; a reader more than 4 GiB behind fails with `responseTooLarge`).
+    /// - Parameter debug: Print the request and the response head. Default `false`.
     /// - Throws: ``NetLayerError``, from this call or while iterating.
     public func stream(debug: Bool = false) async throws -> ResponseStream<Data> {
         let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
@@ -50,7 +51,9 @@ extension Executor {
     /// before it removed, UTF-8 decoded whole (a character split across chunks is kept whole;
     /// invalid bytes become U+FFFD). A last line without a line end is returned too. Otherwise as
     /// ``stream(debug:)``.
-    /// - Parameter maximumLength: The longest line accepted, in bytes. Default 1 MiB.
+    /// - Parameters:
+    ///   - maximumLength: The longest line accepted, in bytes. Default 1 MiB.
+    ///   - debug: Print the request and the response head. Default `false`.
     /// - Throws: ``NetLayerError``; `.responseTooLarge` for a longer line.
     public func lines(maximumLength: Int = 1 << 20, debug: Bool = false) async throws -> ResponseStream<
         String
@@ -66,6 +69,7 @@ extension Executor {
     /// - Parameters:
     ///   - model: The type of each line.
     ///   - maximumLength: The longest line accepted, in bytes. Default 1 MiB.
+    ///   - debug: Print the request and the response head. Default `false`.
     /// - Throws: ``NetLayerError``; `.decodingFailed` naming the line number (from 1) whose JSON did
     ///   not decode; the transfer is cancelled then.
     public func lines<Model: Decodable & Sendable>(

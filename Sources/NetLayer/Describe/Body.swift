@@ -2,7 +2,7 @@ import Foundation
 
 /// An explicit request body. When a body is given, params travel in the query string.
 ///
-/// Create one with ``data(_:contentType:)``, ``json(_:)`` or ``file(_:contentType:)``.
+/// Create one with ``data(_:contentType:)``, ``json(_:)`` or ``file(_:contentType:range:)``.
 public struct Body: Sendable {
     enum Storage: Sendable {
         case data(Data, contentType: String?)

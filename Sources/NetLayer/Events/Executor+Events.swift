@@ -44,6 +44,9 @@ extension Executor {
     ///   - model: The type of each event's data.
     ///   - endMarker: Data that ends the stream cleanly when an event carries exactly it (OpenAI's
     ///     `"[DONE]"`); the connection is closed and no reconnection follows. Default `nil`.
+    ///   - reconnection: As for ``events(reconnection:maximumEventSize:debug:)``. Default `nil`.
+    ///   - maximumEventSize: The longest event data or line accepted, in bytes. Default 16 MiB.
+    ///   - debug: Print each request and response head. Default `false`.
     /// - Throws: As ``events(reconnection:maximumEventSize:debug:)``, and `.decodingFailed` naming
     ///   the event (type and id) whose data did not decode; the stream ends there.
     public func events<Model: Decodable & Sendable>(
