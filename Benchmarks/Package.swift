@@ -9,13 +9,23 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "netlayer-bench", targets: ["netlayer-bench"])
+        .executable(name: "netlayer-bench", targets: ["netlayer-bench"]),
+        // Only so that `swift build` builds ordo-one/malloc-interposer's libMallocInterposerSwift.so
+        // next to netlayer-bench, which preloads it into the event-stream part's allocation child
+        // (see EventStreamAllocations.swift). netlayer-bench itself must not link it: a linked
+        // library that defines `malloc` replaces glibc's for the whole process.
+        .library(name: "EventStreamMallocCounter", type: .dynamic, targets: ["EventStreamMallocCounter"]),
     ],
     dependencies: [
         .package(name: "NetLayer", path: ".."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        // The event-stream part: mattt/EventSource's parser as the baseline (its `Parser` only, see
+        // Plugins/ExtractEventSourceParser), and a malloc counter that only the part's allocation child
+        // loads (LD_PRELOAD; see EventStreamAllocations.swift).
+        .package(url: "https://github.com/mattt/EventSource", exact: "1.1.1"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         .executableTarget(
@@ -25,8 +35,25 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                "EventSourceParser",
             ]
-        )
+        ),
+        .target(
+            name: "EventStreamMallocCounter",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")]
+        ),
+        .target(
+            name: "EventSourceParser",
+            dependencies: [
+                // Not linked on Linux, where the EventSource library does not build: the plugin only
+                // reads its checkout. Declared so that SwiftPM counts the package as used (otherwise
+                // it warns "dependency 'eventsource' is not used by any target"); on macOS, where the
+                // library builds, it is linked and unused.
+                .product(name: "EventSource", package: "EventSource", condition: .when(platforms: [.macOS]))
+            ],
+            plugins: ["ExtractEventSourceParser"]
+        ),
+        .plugin(name: "ExtractEventSourceParser", capability: .buildTool()),
     ],
     swiftLanguageModes: [.v6]
 )

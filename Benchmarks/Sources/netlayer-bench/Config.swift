@@ -6,7 +6,7 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput\|transfers` | `--prep-only`, `--throughput-only`, `--transfers-only` | all | all |
+/// | `BENCH_ONLY=prep\|throughput\|transfers\|events` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only` | all | all |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
 /// | `BENCH_PREP_CASES` (comma-separated case ids) | | all | all |
@@ -25,6 +25,9 @@ struct Config: CustomStringConvertible {
     var runPrep: Bool
     var runThroughput: Bool
     var runTransfers: Bool
+    /// The event-stream parsing part (`--events-only`, `BENCH_ONLY=events`; see
+    /// EventStreamBenchmark.swift for its `BENCH_EVENTS_*` variables).
+    var runEvents: Bool
     var prepRounds: Int
     var prepIterations: Int
     var rounds: Int
@@ -61,8 +64,9 @@ struct Config: CustomStringConvertible {
         if arguments.contains("--prep-only") { only = "prep" }
         if arguments.contains("--throughput-only") { only = "throughput" }
         if arguments.contains("--transfers-only") { only = "transfers" }
+        if arguments.contains("--events-only") { only = "events" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
-            let known = ["--quick", "--prep-only", "--throughput-only", "--transfers-only"]
+            let known = ["--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only"]
             if !known.contains(argument) {
                 fail(
                     "unknown flag \(argument); known: \(known.joined(separator: " ")) (counts come from BENCH_* variables)"
@@ -72,8 +76,8 @@ struct Config: CustomStringConvertible {
         if let client = environment["BENCH_PROFILE_CLIENT"], !["urlsession", "netlayer"].contains(client) {
             fail("BENCH_PROFILE_CLIENT must be urlsession or netlayer, not \(client)")
         }
-        if !["", "prep", "throughput", "transfers"].contains(only) {
-            fail("BENCH_ONLY must be prep, throughput or transfers, not \(only)")
+        if !["", "prep", "throughput", "transfers", "events"].contains(only) {
+            fail("BENCH_ONLY must be prep, throughput, transfers or events, not \(only)")
         }
         func list(_ name: String, allowed: [String]) -> [String] {
             guard let text = environment[name] else { return allowed }
@@ -102,6 +106,7 @@ struct Config: CustomStringConvertible {
             runPrep: only == "" || only == "prep",
             runThroughput: only == "" || only == "throughput",
             runTransfers: only == "" || only == "transfers",
+            runEvents: only == "" || only == "events",
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),
             prepIterations: count("BENCH_PREP_ITERATIONS", full: 5000, quick: 1000),
             rounds: count("BENCH_ROUNDS", full: 7, quick: 5),

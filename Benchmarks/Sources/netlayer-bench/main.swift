@@ -1,14 +1,18 @@
 import Foundation
 
 // netlayer-bench: request preparation cost, GET+decode throughput of NetLayer against raw
-// URLSession, then transfers (peak RSS and throughput of large uploads and downloads). See
-// Benchmarks/README.md. Always run in release:
+// URLSession, then transfers (peak RSS and throughput of large uploads and downloads), then
+// event-stream parsing against mattt/EventSource's parser. See Benchmarks/README.md. Always run in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench [--quick]
-//     [--prep-only|--throughput-only|--transfers-only]
+//     [--prep-only|--throughput-only|--transfers-only|--events-only]
 
 // A child of the transfer memory benchmark: one transfer in a fresh process (see MemoryBenchmark).
 if CommandLine.arguments.dropFirst().first == "--memory-child" {
     await MemoryBenchmark.child(Array(CommandLine.arguments.dropFirst(2)))
+}
+// A child of the event-stream part: mallocs per event, with the interposer preloaded.
+if CommandLine.arguments.dropFirst().first == EventStreamAllocations.childFlag {
+    await EventStreamAllocations.child(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let config = Config.load()
@@ -106,9 +110,19 @@ if config.runTransfers, let server {
     }
 }
 
+var eventFields: [(String, String)] = []
+if config.runEvents {
+    fflush(nil)
+    do {
+        eventFields = try await EventStreamBenchmark.run(quick: config.quick, progress: progress)
+    } catch {
+        fail("event stream benchmark: \(error)")
+    }
+}
+
 print("")
 print(
     Report.resultLine(
         prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency,
-        extra: transferFields))
+        extra: transferFields + eventFields))
 exit(0)
