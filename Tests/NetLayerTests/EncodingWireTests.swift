@@ -1,5 +1,6 @@
 import Foundation
 import NetLayer
+import NetLayerTesting
 import Testing
 
 extension WireTests {
@@ -91,7 +92,7 @@ extension WireTests {
                 .makeExecutor(headers: ["X-Level": "call"]).execute()
             let request = try only(server, path)
             #expect(request.headerValues("x-level") == ["call"])
-            #expect(request.headers.contains { $0.name == "X-Level" })
+            #expect(request.headerFields.contains { $0.name == "X-Level" })
             #expect(request.header("X-Resource") == "r")
             #expect(request.headerValues("accept") == ["application/json"])
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import NetLayer
+@testable import NetLayerTesting
 
 extension WireTests {
     /// Issue 8: Server-Sent Events against the in-process server.

@@ -2,6 +2,8 @@ import Foundation
 import NetLayer
 import Testing
 
+@testable import NetLayerTesting
+
 extension WireTests {
     /// Seeded property-based fuzzing of request encoding (DESIGN §3–§8, §17) against the in-process
     /// server: random params, placements, path parts, headers, files and bodies, plus inputs DESIGN
@@ -147,7 +149,7 @@ final class InProcessSession: FuzzSession, @unchecked Sendable {
     private static func wire(_ request: RecordedRequest) -> FuzzWireRequest {
         FuzzWireRequest(
             method: request.method, target: request.target,
-            headers: request.headers.map { FuzzPair(name: $0.name, value: $0.value) },
+            headers: request.headerFields.map { FuzzPair(name: $0.name, value: $0.value) },
             body: Array(request.body))
     }
 }

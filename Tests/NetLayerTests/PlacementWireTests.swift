@@ -1,5 +1,6 @@
 import Foundation
 import NetLayer
+import NetLayerTesting
 import Testing
 
 extension WireTests {

@@ -1,5 +1,6 @@
 import Foundation
 import NetLayer
+import NetLayerTesting
 import Testing
 
 /// A resource pointing at a test server, written the way users write theirs.

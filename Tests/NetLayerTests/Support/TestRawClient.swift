@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import NetLayerTesting
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -18,8 +20,8 @@ final class TestRawClient {
     init(
         server: TestServer, receiveBufferSize: Int32? = nil, receiveTimeout: Duration = .seconds(5)
     ) throws {
-        fd = try TestSocket.connectLoopback(port: server.port, receiveBufferSize: receiveBufferSize)
-        TestSocket.setReceiveTimeout(fd, receiveTimeout)
+        fd = try LoopbackSocket.connectLoopback(port: server.port, receiveBufferSize: receiveBufferSize)
+        LoopbackSocket.setReceiveTimeout(fd, receiveTimeout)
     }
 
     deinit {
@@ -29,7 +31,7 @@ final class TestRawClient {
     /// Sends all of `data`; false when the connection is gone.
     @discardableResult
     func send(_ data: Data) -> Bool {
-        fd >= 0 && TestSocket.sendAll(fd, data)
+        fd >= 0 && LoopbackSocket.sendAll(fd, data)
     }
 
     @discardableResult
@@ -84,7 +86,7 @@ final class TestRawClient {
     private func receiveMore() -> Bool {
         guard fd >= 0 else { return false }
         var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = scratch.withUnsafeMutableBytes { TestSocket.receive(fd, into: $0) }
+        let count = scratch.withUnsafeMutableBytes { LoopbackSocket.receive(fd, into: $0) }
         guard count > 0 else { return false }
         pending.append(contentsOf: scratch[0..<count])
         return true

@@ -1,4 +1,6 @@
 import Foundation
+import NetLayer
+import NetLayerTesting
 
 /// The test server's built-in routes. Query parameters are read from `rawQuery` (percent-decoded,
 /// `+` left as is); a missing or unparsable number falls back to the default shown.
@@ -42,28 +44,9 @@ enum TestRoutes {
         }
     }
 
-    /// 200 `application/json`: `method`, `path`, `target`, `query` (raw string or null), `headers`
-    /// (lowercased name -> value; repeated names joined with ", "), `body` (UTF-8 text, or base64 when
-    /// not valid UTF-8), `bodyEncoding` (`utf8` / `base64`), `bodyLength`, `connectionID`. Sorted keys.
+    /// 200 `application/json` describing the request (see `LoopbackResponse.echo(_:)`).
     static func echo(_ request: RecordedRequest) -> TestResponse {
-        var headers: [String: String] = [:]
-        for header in request.headers {
-            let key = header.name.lowercased()
-            headers[key] = headers[key].map { "\($0), \(header.value)" } ?? header.value
-        }
-        let text = request.bodyText
-        let object: [String: Any] = [
-            "method": request.method,
-            "path": request.path,
-            "target": request.target,
-            "query": request.rawQuery.map { $0 as Any } ?? NSNull(),
-            "headers": headers,
-            "body": text ?? request.body.base64EncodedString(),
-            "bodyEncoding": text == nil ? "base64" : "utf8",
-            "bodyLength": request.body.count,
-            "connectionID": request.connectionID,
-        ]
-        return .json(object: object)
+        .echo(request)
     }
 
     static func status(_ text: String) -> TestResponse {
@@ -73,7 +56,7 @@ enum TestRoutes {
         var response = TestResponse.text("status \(code)", status: code)
         if response.statusForbidsBody {
             response.body = Data()
-            response.headers = []
+            response.headerFields = HeaderFields()
         }
         return response
     }

@@ -1,15 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+@testable import NetLayerTesting
 
-/// An in-process HTTP/1.1 server on 127.0.0.1 for tests: plain BSD sockets, one thread per
-/// connection, keep-alive, chunked and `Expect: 100-continue` request bodies, built-in routes (see
-/// `TestRoutes`; `TestTransferRoutes` for huge streamed bodies) and custom routes. It records every
-/// request it reads, in arrival order.
+typealias TestResponse = LoopbackResponse
+typealias TestDrip = LoopbackResponse.Drip
+typealias TestStreamedBody = LoopbackResponse.StreamedBody
+typealias TestLocked = Locked
+
+/// NetLayer's own test server: the public `LoopbackServer` (from NetLayerTesting) started with the
+/// built-in scenario routes of `TestRoutes` (echo by default) and the transfer routes of
+/// `TestTransferRoutes`, whose `/sink...` bodies are streamed, never held whole.
 ///
 /// ```swift
 /// let server = try TestServer.start()
@@ -19,71 +19,58 @@ import Foundation
 /// #expect(server.requests(path: "/echo").count == 1)
 /// ```
 final class TestServer: Sendable {
-    /// The port the kernel picked on 127.0.0.1.
-    let port: Int
-    private let core: TestServerCore
+    /// The server itself.
+    let loopback: LoopbackServer
+    /// Flaky counters and transfer records.
+    let scenarios: TestScenarios
 
-    var hostAndPort: String { "127.0.0.1:\(port)" }
-
-    /// `http://127.0.0.1:<port>`
-    var baseURL: URL { url("") }
-
-    /// `http://127.0.0.1:<port>` followed by `pathAndQuery` exactly as given (already encoded).
-    func url(_ pathAndQuery: String) -> URL {
-        guard let url = URL(string: "http://\(hostAndPort)\(pathAndQuery)") else {
-            preconditionFailure("TestServer.url: not a valid URL path: \(pathAndQuery)")
-        }
-        return url
-    }
-
-    /// Binds 127.0.0.1:0 and starts the accept thread. Bodies above `maxBodyBytes` get 413 (except
-    /// on `/sink...`, which streams up to 8 GiB; see `TestTransferRoutes`).
+    /// Binds 127.0.0.1:0 with the scenario routes. Bodies above `maxBodyBytes` get 413 (except on
+    /// `/sink...`, which streams up to 8 GiB; see `TestTransferRoutes`).
     static func start(maxBodyBytes: Int = 256 << 20) throws -> TestServer {
-        let listener = try TestSocket.makeLoopbackListener()
-        let wake: (read: Int32, write: Int32)
-        do {
-            wake = try TestSocket.makeWakePipe()
-        } catch {
-            _ = close(listener.fd)
-            throw error
-        }
-        let core = TestServerCore(maxBodyBytes: maxBodyBytes, listener: listener.fd, wakeWrite: wake.write)
-        let thread = Thread { core.runAcceptLoop(listener: listener.fd, wakeRead: wake.read) }
-        thread.name = "TestServer.accept.\(listener.port)"
-        thread.start()
-        return TestServer(port: listener.port, core: core)
+        let scenarios = TestScenarios()
+        let loopback = try LoopbackServer.start(
+            maxBodyBytes: maxBodyBytes,
+            fallback: { request in
+                TestTransferRoutes.response(for: request, scenarios: scenarios)
+                    ?? TestRoutes.response(for: request, flakyAttempt: { scenarios.nextFlakyAttempt($0) })
+            },
+            bodyStreaming: TestTransferRoutes.bodyStreaming(scenarios))
+        return TestServer(loopback: loopback, scenarios: scenarios)
     }
 
-    private init(port: Int, core: TestServerCore) {
-        self.port = port
-        self.core = core
+    private init(loopback: LoopbackServer, scenarios: TestScenarios) {
+        self.loopback = loopback
+        self.scenarios = scenarios
     }
 
-    deinit {
-        core.stop()
+    var port: Int { loopback.port }
+    var hostAndPort: String { loopback.hostAndPort }
+    var baseURL: URL { loopback.baseURL }
+    func url(_ pathAndQuery: String) -> URL { loopback.url(pathAndQuery) }
+    func stop() { loopback.stop() }
+    var requests: [RecordedRequest] { loopback.requests }
+    func requests(path: String) -> [RecordedRequest] { loopback.requests(path: path) }
+    var openConnectionCount: Int { loopback.openConnectionCount }
+    var acceptedConnectionCount: Int { loopback.acceptedConnectionCount }
+    var rejectedRequestCount: Int { loopback.rejectedRequestCount }
+
+    func route(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> TestResponse) {
+        loopback.route(path, handler)
     }
 
-    /// Closes the listener and every open connection (in-flight responses are cut), and waits at most
-    /// about two seconds for the server's threads to finish. Idempotent. Afterwards connecting fails.
-    func stop() {
-        core.stop()
-    }
+    func removeRoute(_ path: String) { loopback.removeRoute(path) }
 
-    /// Every request read so far, in arrival order. A request is recorded before its handler runs.
-    var requests: [RecordedRequest] {
-        core.state.withLock { $0.requests }
-    }
-
-    /// Recorded requests whose path (target without the query) equals `path` exactly.
-    func requests(path: String) -> [RecordedRequest] {
-        core.state.withLock { $0.requests.filter { $0.path == path } }
+    func waitForRequests(count: Int, path: String? = nil, timeout: Duration = .seconds(5)) async
+        -> [RecordedRequest]
+    {
+        await loopback.waitForRequests(count: count, path: path, timeout: timeout)
     }
 
     /// Forgets the recorded requests, sink records and pattern records (routes, flaky counters,
     /// used `interruptKey`s and connections are kept).
     func reset() {
-        core.state.withLock { shared in
-            shared.requests.removeAll()
+        loopback.reset()
+        scenarios.state.withLock { shared in
             shared.transfers.sinkRecords.removeAll()
             shared.transfers.patternRecords.removeAll()
         }
@@ -91,45 +78,25 @@ final class TestServer: Sendable {
 
     /// Forgets how many times each `/flaky` key was hit.
     func resetFlakyCounters() {
-        core.state.withLock { $0.flakyCounts.removeAll() }
+        scenarios.state.withLock { $0.flakyCounts.removeAll() }
+    }
+}
+
+/// The scenario routes' state, shared by the server's connection threads.
+final class TestScenarios: Sendable {
+    struct State: Sendable {
+        var flakyCounts: [String: Int] = [:]
+        /// Sink and pattern records, `interruptOnce` keys (see `TestTransferRoutes`).
+        var transfers = TestTransferLog()
     }
 
-    /// Answers requests whose path equals `path` exactly (percent-encoded as sent, no query) with
-    /// `handler`, instead of any built-in route. The handler runs on the connection's thread.
-    func route(_ path: String, _ handler: @escaping @Sendable (RecordedRequest) -> TestResponse) {
-        core.state.withLock { $0.routes[path] = handler }
-    }
+    let state = Locked(State())
 
-    /// Removes a custom route, restoring the built-in behaviour for `path`.
-    func removeRoute(_ path: String) {
-        core.state.withLock { $0.routes[path] = nil }
-    }
-
-    /// Connections currently open.
-    var openConnectionCount: Int {
-        core.state.withLock { $0.connections.count }
-    }
-
-    /// Connections accepted since start.
-    var acceptedConnectionCount: Int {
-        core.state.withLock { $0.acceptedConnections }
-    }
-
-    /// Requests rejected as malformed or too large (400/413/431); these are not in `requests`.
-    var rejectedRequestCount: Int {
-        core.state.withLock { $0.rejectedRequests }
-    }
-
-    /// Polls until at least `count` requests (with `path`, if given) were recorded, or `timeout` passes.
-    /// Returns the matching requests either way.
-    func waitForRequests(
-        count: Int, path: String? = nil, timeout: Duration = .seconds(5)
-    ) async -> [RecordedRequest] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let matching = path.map { requests(path: $0) } ?? requests
-            if matching.count >= count || ContinuousClock.now >= deadline { return matching }
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Counts a hit on `/flaky` for `key`; returns the attempt number (1, 2, ...).
+    func nextFlakyAttempt(_ key: String) -> Int {
+        state.withLock { shared in
+            shared.flakyCounts[key, default: 0] += 1
+            return shared.flakyCounts[key, default: 0]
         }
     }
 }
@@ -138,17 +105,17 @@ final class TestServer: Sendable {
 extension TestServer {
     /// Every `/sink...` body streamed so far (complete or not), in the order the bodies ended.
     var sinkRecords: [TestSinkRecord] {
-        core.state.withLock { $0.transfers.sinkRecords }
+        scenarios.state.withLock { $0.transfers.sinkRecords }
     }
 
     /// Sink records whose path equals `path` exactly.
     func sinkRecords(path: String) -> [TestSinkRecord] {
-        core.state.withLock { $0.transfers.sinkRecords.filter { $0.path == path } }
+        scenarios.state.withLock { $0.transfers.sinkRecords.filter { $0.path == path } }
     }
 
     /// `/pattern...` and `/firehose...` responses so far, in the order they started, with live progress.
     func patternRecords(path: String) -> [TestPatternRecord] {
-        core.state.withLock { $0.transfers.patternRecords.filter { $0.path == path } }
+        scenarios.state.withLock { $0.transfers.patternRecords.filter { $0.path == path } }
     }
 
     /// Polls until at least `count` sink records with `path` exist, or `timeout` passes; returns them.
@@ -187,102 +154,6 @@ extension TestServer {
             let value = read()
             if done(value) || ContinuousClock.now >= deadline { return value }
             try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-}
-
-/// Everything the server's threads share; only touched under `TestServerCore.state`'s lock.
-struct TestServerShared: Sendable {
-    var requests: [RecordedRequest] = []
-    var routes: [String: @Sendable (RecordedRequest) -> TestResponse] = [:]
-    var flakyCounts: [String: Int] = [:]
-    /// Open connections: id -> fd. A connection thread removes its entry before closing the fd,
-    /// so `stop()` may shut down any fd listed here without racing a close (and fd reuse).
-    var connections: [Int: Int32] = [:]
-    var nextConnectionID = 1
-    var acceptedConnections = 0
-    var rejectedRequests = 0
-    var stopping = false
-    var acceptLoopDone = false
-    /// Listener and wake-pipe write end; nil once the accept thread closed them.
-    var listenerFD: Int32?
-    var wakeWriteFD: Int32?
-    /// Sink and pattern records, `interruptOnce` keys (see `TestTransferRoutes`).
-    var transfers = TestTransferLog()
-}
-
-/// The part of the server its threads hold on to (so `TestServer.deinit` can still run and stop it).
-final class TestServerCore: Sendable {
-    let state: TestLocked<TestServerShared>
-    let maxBodyBytes: Int
-
-    init(maxBodyBytes: Int, listener: Int32, wakeWrite: Int32) {
-        var shared = TestServerShared()
-        shared.listenerFD = listener
-        shared.wakeWriteFD = wakeWrite
-        self.state = TestLocked(shared)
-        self.maxBodyBytes = maxBodyBytes
-    }
-
-    func runAcceptLoop(listener: Int32, wakeRead: Int32) {
-        TestSocket.setNonBlocking(listener)
-        while TestSocket.waitForConnection(listener: listener, wakeFD: wakeRead) {
-            let accepted = TestSocket.acceptConnection(listener)
-            if accepted.fatal { break }
-            guard let fd = accepted.fd else { continue }
-            TestSocket.configureAccepted(fd)
-            let id: Int? = state.withLock { shared in
-                guard !shared.stopping else { return nil }
-                let id = shared.nextConnectionID
-                shared.nextConnectionID += 1
-                shared.acceptedConnections += 1
-                shared.connections[id] = fd
-                return id
-            }
-            guard let id else {
-                _ = close(fd)
-                break
-            }
-            let thread = Thread { [self] in
-                TestConnection(core: self, fd: fd, id: id).run()
-            }
-            thread.name = "TestServer.connection.\(id)"
-            thread.start()
-        }
-        state.withLock { shared in
-            _ = close(listener)
-            _ = close(wakeRead)
-            if let wakeWrite = shared.wakeWriteFD { _ = close(wakeWrite) }
-            shared.listenerFD = nil
-            shared.wakeWriteFD = nil
-            shared.acceptLoopDone = true
-        }
-    }
-
-    func stop() {
-        state.withLock { shared in
-            guard !shared.stopping else { return }
-            shared.stopping = true
-            if let listener = shared.listenerFD { TestSocket.shutdownBoth(listener) }
-            if let wakeWrite = shared.wakeWriteFD {
-                var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-            }
-            for fd in shared.connections.values { TestSocket.shutdownBoth(fd) }
-        }
-        state.wait(timeout: .seconds(2)) { $0.acceptLoopDone && $0.connections.isEmpty }
-    }
-
-    /// Sleeps for `duration` unless the server stops first; returns false when it stopped.
-    func sleep(_ duration: Duration) -> Bool {
-        !state.wait(timeout: duration) { $0.stopping }
-    }
-
-    /// Counts a hit on `/flaky` for `key`; returns the attempt number (1, 2, ...).
-    func nextFlakyAttempt(_ key: String) -> Int {
-        state.withLock { shared in
-            shared.flakyCounts[key, default: 0] += 1
-            return shared.flakyCounts[key, default: 0]
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import NetLayer
+
+@testable import NetLayerTesting
 
 /// One request body the server streamed through its `/sink` route (see `TestTransferRoutes`): what
 /// arrived, summarised, without the bytes themselves.
@@ -9,7 +12,7 @@ struct TestSinkRecord: Sendable {
     let path: String
     let rawQuery: String?
     let method: String
-    let headers: [TestHeader]
+    let headers: HeaderFields
     /// Body bytes received (de-chunked), also when the body did not arrive whole.
     let length: Int64
     /// `TestChecksum` value of the bytes received.
@@ -27,7 +30,7 @@ struct TestSinkRecord: Sendable {
 
     /// First value of the header named `name` (case-insensitive).
     func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers[name]
     }
 }
 
@@ -83,7 +86,7 @@ struct TestSinkAccumulator {
     var tail: Data { Data(recent.suffix(TestSinkRecord.keptBytes)) }
 }
 
-/// The transfer routes' shared state, kept inside `TestServerShared`.
+/// The transfer routes' shared state, kept inside `TestScenarios`.
 struct TestTransferLog: Sendable {
     var sinkRecords: [TestSinkRecord] = []
     var patternRecords: [TestPatternRecord] = []
@@ -92,7 +95,7 @@ struct TestTransferLog: Sendable {
     var usedInterruptKeys: Set<String> = []
 }
 
-extension TestServerCore {
+extension TestScenarios {
     func addSinkRecord(_ record: TestSinkRecord) {
         state.withLock { $0.transfers.sinkRecords.append(record) }
     }

@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import NetLayerTesting
+
 /// The test server's transfer routes: bodies of up to 8 GiB, streamed in pieces and never held whole,
 /// with records a test can read back (`TestServer.sinkRecords(path:)`, `patternRecords(path:)`).
 /// Query values are percent-decoded; an absent parameter takes the default shown, an invalid or
@@ -27,8 +29,17 @@ enum TestTransferRoutes {
 
     static func isSink(_ path: String) -> Bool { path.hasPrefix("/sink") }
 
+    /// Streams `/sink...` bodies into `TestSinkRecord`s kept in `scenarios`.
+    static func bodyStreaming(_ scenarios: TestScenarios) -> BodyStreaming {
+        BodyStreaming(
+            limit: { isSink($0) ? maxLength : nil },
+            start: { head, connectionID in
+                TestSink(head: head, connectionID: connectionID, scenarios: scenarios)
+            })
+    }
+
     /// The response for `/pattern` or `/firehose` (recording it), nil for any other path.
-    static func response(for request: RecordedRequest, core: TestServerCore) -> TestResponse? {
+    static func response(for request: RecordedRequest, scenarios: TestScenarios) -> TestResponse? {
         let isPattern = matches(request.path, "/pattern")
         guard isPattern || matches(request.path, "/firehose") else { return nil }
         guard request.method == "GET" || request.method == "HEAD" else {
@@ -37,7 +48,8 @@ enum TestTransferRoutes {
             return response
         }
         do {
-            return isPattern ? try pattern(request, core: core) : try firehose(request, core: core)
+            return isPattern
+                ? try pattern(request, scenarios: scenarios) : try firehose(request, scenarios: scenarios)
         } catch {
             return .text(error.message, status: 400)
         }
@@ -68,7 +80,7 @@ enum TestTransferRoutes {
     ///   is `interruptKey=` if given, else the whole request target (so a plain retry, with or without
     ///   `Range`, completes). Keys are per server and never forgotten: use unique ones.
     /// - `pace=ms`: pause this long between pieces (watching for the client to hang up).
-    static func pattern(_ request: RecordedRequest, core: TestServerCore) throws(TestRouteError)
+    static func pattern(_ request: RecordedRequest, scenarios: TestScenarios) throws(TestRouteError)
         -> TestResponse
     {
         let length = try number(request, "length", default: Int64(1 << 20), in: 0...maxLength)
@@ -101,7 +113,7 @@ enum TestTransferRoutes {
             case .unsatisfiable:
                 response.status = 416
                 response.addHeader("Content-Range", "bytes */\(length)")
-                _ = core.beginPatternRecord(request, status: 416, bodyLength: 0, ended: true)
+                _ = scenarios.beginPatternRecord(request, status: 416, bodyLength: 0, ended: true)
                 return response
             case .satisfiable(let satisfiable):
                 range = satisfiable
@@ -117,14 +129,14 @@ enum TestTransferRoutes {
         if let interruptAfter, interruptAfter < bodyLength, request.method == "GET" {
             let once = request.queryValue("interruptOnce") == "1"
             let key = request.queryValue("interruptKey") ?? request.target
-            if !once || core.claimInterruptKey(key) { body.interruptAfter = interruptAfter }
+            if !once || scenarios.claimInterruptKey(key) { body.interruptAfter = interruptAfter }
         }
         let headLength = request.method == "HEAD" ? 0 : bodyLength
-        return recorded(response, body: body, request: request, bodyLength: headLength, core: core)
+        return recorded(response, body: body, request: request, bodyLength: headLength, scenarios: scenarios)
     }
 
     /// `/firehose?length=1048576&seed=0`: like `/pattern` without options, in 64 KiB pieces.
-    static func firehose(_ request: RecordedRequest, core: TestServerCore) throws(TestRouteError)
+    static func firehose(_ request: RecordedRequest, scenarios: TestScenarios) throws(TestRouteError)
         -> TestResponse
     {
         let length = try number(request, "length", default: Int64(1 << 20), in: 0...maxLength)
@@ -132,7 +144,7 @@ enum TestTransferRoutes {
         let response = TestResponse(headers: [("Content-Type", "application/octet-stream")])
         let body = streamed(range: 0..<length, seed: seed, pieceSize: firehosePieceSize)
         let headLength = request.method == "HEAD" ? 0 : length
-        return recorded(response, body: body, request: request, bodyLength: headLength, core: core)
+        return recorded(response, body: body, request: request, bodyLength: headLength, scenarios: scenarios)
     }
 
     /// Pattern bytes `range` as a streamed body.
@@ -148,12 +160,12 @@ enum TestTransferRoutes {
     /// Starts the response's record and has the writer keep it up to date.
     private static func recorded(
         _ response: TestResponse, body: TestStreamedBody, request: RecordedRequest, bodyLength: Int64,
-        core: TestServerCore
+        scenarios: TestScenarios
     ) -> TestResponse {
-        let id = core.beginPatternRecord(request, status: response.status, bodyLength: bodyLength)
+        let id = scenarios.beginPatternRecord(request, status: response.status, bodyLength: bodyLength)
         var body = body
         body.progress = { written, state in
-            core.updatePatternRecord(id: id, bytesWritten: written, state: state)
+            scenarios.updatePatternRecord(id: id, bytesWritten: written, state: state)
         }
         var response = response
         response.streamedBody = body
@@ -224,4 +236,29 @@ enum TestTransferRoutes {
 /// A query parameter a transfer route cannot use; answered with 400 and `message`.
 struct TestRouteError: Error {
     let message: String
+}
+
+/// One `/sink...` body being streamed: summarised into a `TestSinkRecord` as it arrives.
+final class TestSink: StreamedRequestBody {
+    private let head: RequestHead
+    private let connectionID: Int
+    private let scenarios: TestScenarios
+    private var accumulator = TestSinkAccumulator()
+
+    init(head: RequestHead, connectionID: Int, scenarios: TestScenarios) {
+        self.head = head
+        self.connectionID = connectionID
+        self.scenarios = scenarios
+    }
+
+    func consume(_ piece: UnsafeRawBufferPointer) { accumulator.add(piece) }
+
+    func end(complete: Bool) -> @Sendable (RecordedRequest) -> TestResponse {
+        let record = TestSinkRecord(
+            path: head.path, rawQuery: head.rawQuery, method: head.method, headers: head.headerFields,
+            length: accumulator.checksum.count, checksum: accumulator.checksum.value,
+            head: accumulator.head, tail: accumulator.tail, complete: complete, connectionID: connectionID)
+        scenarios.addSinkRecord(record)
+        return { request in TestTransferRoutes.sinkResponse(record, request: request) }
+    }
 }

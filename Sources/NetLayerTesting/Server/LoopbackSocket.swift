@@ -6,8 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Errors raised while setting up the test server's listening socket.
-struct TestSocketError: Error, CustomStringConvertible {
+/// Errors raised while setting up the loopback server's listening socket.
+struct SocketError: Error, CustomStringConvertible {
     let operation: String
     let code: Int32
 
@@ -21,9 +21,9 @@ struct TestSocketError: Error, CustomStringConvertible {
     }
 }
 
-/// Thin wrappers over the BSD socket calls the test server needs, hiding the Glibc/Darwin differences.
+/// Thin wrappers over the BSD socket calls the loopback server needs, hiding the Glibc/Darwin differences.
 /// Only IPv4 loopback is ever used.
-enum TestSocket {
+enum LoopbackSocket {
     #if canImport(Glibc)
         private static let streamType = Int32(SOCK_STREAM.rawValue)
         private static let sendFlags = Int32(MSG_NOSIGNAL)
@@ -37,7 +37,7 @@ enum TestSocket {
     /// Creates a socket listening on 127.0.0.1 with a kernel-chosen port. Returns the fd and the port.
     static func makeLoopbackListener(backlog: Int32 = 128) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { throw TestSocketError("socket") }
+        guard fd >= 0 else { throw SocketError("socket") }
         setCloseOnExec(fd)
         do {
             try setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
@@ -47,14 +47,14 @@ enum TestSocket {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else { throw TestSocketError("bind 127.0.0.1:0") }
-            guard listen(fd, backlog) == 0 else { throw TestSocketError("listen") }
+            guard bound == 0 else { throw SocketError("bind 127.0.0.1:0") }
+            guard listen(fd, backlog) == 0 else { throw SocketError("listen") }
             var actual = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let named = withUnsafeMutablePointer(to: &actual) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
-            guard named == 0 else { throw TestSocketError("getsockname") }
+            guard named == 0 else { throw SocketError("getsockname") }
             return (fd, Int(UInt16(bigEndian: actual.sin_port)))
         } catch {
             _ = close(fd)
@@ -66,7 +66,7 @@ enum TestSocket {
     /// before connecting, so it also bounds the TCP window the peer may fill.
     static func connectLoopback(port: Int, receiveBufferSize: Int32? = nil) throws -> Int32 {
         let fd = socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { throw TestSocketError("socket") }
+        guard fd >= 0 else { throw SocketError("socket") }
         setCloseOnExec(fd)
         do {
             #if canImport(Darwin)
@@ -81,7 +81,7 @@ enum TestSocket {
                     connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard connected == 0 else { throw TestSocketError("connect 127.0.0.1:\(port)") }
+            guard connected == 0 else { throw SocketError("connect 127.0.0.1:\(port)") }
             return fd
         } catch {
             _ = close(fd)
@@ -91,7 +91,7 @@ enum TestSocket {
 
     /// Makes blocking receives on `fd` fail (EAGAIN) after `timeout` instead of waiting forever.
     static func setReceiveTimeout(_ fd: Int32, _ timeout: Duration) {
-        let milliseconds = timeout.testMilliseconds
+        let milliseconds = timeout.loopbackMilliseconds
         var value = timeval()
         value.tv_sec = .init(milliseconds / 1000)
         value.tv_usec = .init((milliseconds % 1000) * 1000)
@@ -130,7 +130,7 @@ enum TestSocket {
     {
         var value = value
         guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
-            throw TestSocketError("setsockopt \(label)")
+            throw SocketError("setsockopt \(label)")
         }
     }
 
@@ -221,7 +221,7 @@ enum TestSocket {
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         while ContinuousClock.now < deadline {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let left = max(1, (deadline - ContinuousClock.now).testMilliseconds)
+            let left = max(1, (deadline - ContinuousClock.now).loopbackMilliseconds)
             let ready = poll(&pfd, 1, Int32(left))
             if ready < 0 && errno == EINTR { continue }
             if ready <= 0 { break }
@@ -242,7 +242,7 @@ enum TestSocket {
     /// A pipe used to wake the accept thread. Both ends close-on-exec.
     static func makeWakePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TestSocketError("pipe") }
+        guard pipe(&fds) == 0 else { throw SocketError("pipe") }
         setCloseOnExec(fds[0])
         setCloseOnExec(fds[1])
         return (fds[0], fds[1])

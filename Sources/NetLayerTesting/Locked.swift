@@ -1,11 +1,13 @@
 import Foundation
 
-/// A value guarded by one `NSCondition`, for state shared between the test server's threads.
+/// A value guarded by one `NSCondition`, for state shared between the server's threads and the
+/// tasks that read the records.
 ///
 /// `@unchecked Sendable` because the compiler cannot see the locking: `value` is only ever read or
 /// written inside `withLock` / `wait`, i.e. while `condition` is held, so handing the box to several
 /// threads is safe. `Value` must itself be `Sendable` so nothing non-sendable escapes through it.
-final class TestLocked<Value: Sendable>: @unchecked Sendable {
+/// (`Synchronization.Mutex` would do, but needs macOS 15 / iOS 18.)
+final class Locked<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var value: Value
 
@@ -26,7 +28,7 @@ final class TestLocked<Value: Sendable>: @unchecked Sendable {
     /// Blocks until `predicate` holds or `timeout` elapses. Returns whether the predicate held.
     @discardableResult
     func wait(timeout: Duration, until predicate: (Value) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout.testSeconds)
+        let deadline = Date(timeIntervalSinceNow: timeout.loopbackSeconds)
         condition.lock()
         defer { condition.unlock() }
         while !predicate(value) {
@@ -40,13 +42,13 @@ final class TestLocked<Value: Sendable>: @unchecked Sendable {
 
 extension Duration {
     /// The duration as (fractional) seconds.
-    var testSeconds: Double {
+    var loopbackSeconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
-    /// The duration in whole milliseconds, rounded down, never negative.
-    var testMilliseconds: Int {
-        max(0, Int(testSeconds * 1000))
+    /// The duration in whole milliseconds, rounded down, never negative, at most a week.
+    var loopbackMilliseconds: Int {
+        max(0, Int(min(loopbackSeconds, 7 * 86_400) * 1000))
     }
 }

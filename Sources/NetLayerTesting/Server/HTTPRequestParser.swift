@@ -1,7 +1,8 @@
 import Foundation
+import NetLayer
 
 /// Why a request could not be read.
-enum TestParseError: Error, Equatable {
+enum ParseError: Error, Equatable {
     /// The peer closed the connection cleanly between requests.
     case closed
     /// The peer closed (or the socket failed) in the middle of a request.
@@ -15,19 +16,19 @@ enum TestParseError: Error, Equatable {
 }
 
 /// How the request body is delimited.
-enum TestBodyFraming: Sendable, Equatable {
+enum BodyFraming: Sendable, Equatable {
     case none
     case length(Int)
     case chunked
 }
 
 /// A parsed request line and header section.
-struct TestRequestHead: Sendable {
+struct RequestHead: Sendable {
     let method: String
     let target: String
     let version: String
-    let headers: [TestHeader]
-    let framing: TestBodyFraming
+    let headerFields: HeaderFields
+    let framing: BodyFraming
     /// Whether the connection may stay open after the response (HTTP/1.1 default, `Connection`).
     let keepAlive: Bool
     /// `Expect: 100-continue` on an HTTP/1.1 request with a body.
@@ -42,118 +43,13 @@ struct TestRequestHead: Sendable {
     }
 }
 
-/// Buffered reading over any byte source (a socket in the server, a `Data` in unit tests).
-/// Owned by one connection thread; not shared.
-final class TestByteReader {
-    /// Reads up to `buffer.count` bytes into `buffer`; returns the count, 0 at end, negative on error.
-    typealias Source = (UnsafeMutableRawBufferPointer) -> Int
-
-    private let source: Source
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var scratch = [UInt8](repeating: 0, count: readSize)
-    private static let readSize = 64 * 1024
-
-    init(source: @escaping Source) {
-        self.source = source
-    }
-
-    /// Reader over fixed bytes (for parser tests).
-    convenience init(bytes: Data) {
-        var remaining = bytes[...]
-        self.init { destination in
-            let count = min(destination.count, remaining.count)
-            guard count > 0 else { return 0 }
-            destination.copyBytes(from: remaining.prefix(count))
-            remaining = remaining.dropFirst(count)
-            return count
-        }
-    }
-
-    private var buffered: Int { buffer.count - start }
-
-    /// Pulls more bytes from the source; false at end of stream or on error.
-    private func fill() -> Bool {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > Self.readSize {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        let count = scratch.withUnsafeMutableBytes { source($0) }
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: scratch[0..<count])
-        return true
-    }
-
-    enum Line {
-        case line([UInt8])
-        /// End of stream; `partial` when some bytes of an unfinished line were dropped.
-        case end(partial: Bool)
-        case tooLong
-    }
-
-    /// Reads one line ending in LF (a CR before it is removed). `limit` bounds the line length.
-    func readLine(limit: Int) -> Line {
-        var scanned = start
-        while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                guard newline - start <= limit else { return .tooLong }
-                var end = newline
-                if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = Array(buffer[start..<end])
-                start = newline + 1
-                return .line(line)
-            }
-            if buffered > limit { return .tooLong }
-            let offset = buffer.count - start
-            if !fill() { return .end(partial: buffered > 0) }
-            scanned = start + offset
-        }
-    }
-
-    /// Hands at most `maxCount` bytes to `consume`: buffered ones first, else what one read of the
-    /// source returns. Returns how many, 0 at end of stream or on error. For streamed bodies.
-    func readSome(maxCount: Int, _ consume: (UnsafeRawBufferPointer) -> Void) -> Int {
-        guard maxCount > 0 else { return 0 }
-        if buffered == 0, !fill() { return 0 }
-        let count = min(maxCount, buffered)
-        buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
-        start += count
-        return count
-    }
-
-    /// Reads exactly `count` bytes; nil when the stream ends first.
-    func readExactly(_ count: Int) -> Data? {
-        guard count > 0 else { return Data() }
-        var data = Data(count: count)
-        let fromBuffer = min(count, buffered)
-        data.withUnsafeMutableBytes { raw in
-            buffer.withUnsafeBytes { source in
-                raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<(start + fromBuffer)]))
-            }
-        }
-        start += fromBuffer
-        var filled = fromBuffer
-        while filled < count {
-            let got = data.withUnsafeMutableBytes { raw in
-                source(UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-            }
-            if got <= 0 { return nil }
-            filled += got
-        }
-        return data
-    }
-}
-
 /// Parses HTTP/1.0 and HTTP/1.1 requests (RFC 9112), strictly enough to reject garbage with 400.
-enum TestHTTPRequestParser {
+enum HTTPRequestParser {
     static let maxHeadBytes = 64 * 1024
     static let maxHeaderCount = 256
 
     /// Reads and parses the request line and headers. Skips empty lines before the request line.
-    static func readHead(from reader: TestByteReader) throws(TestParseError) -> TestRequestHead {
+    static func readHead(from reader: ByteReader) throws(ParseError) -> RequestHead {
         var lines: [String] = []
         var total = 0
         while true {
@@ -176,15 +72,15 @@ enum TestHTTPRequestParser {
 
     /// Reads the body announced by `head`. Returns the bytes and any chunked trailers.
     static func readBody(
-        for head: TestRequestHead, from reader: TestByteReader, maxBytes: Int
-    ) throws(TestParseError) -> (body: Data, trailers: [TestHeader]) {
+        for head: RequestHead, from reader: ByteReader, maxBytes: Int
+    ) throws(ParseError) -> (body: Data, trailers: HeaderFields) {
         switch head.framing {
         case .none:
-            return (Data(), [])
+            return (Data(), HeaderFields())
         case .length(let length):
             guard length <= maxBytes else { throw .bodyTooLarge }
             guard let body = reader.readExactly(length) else { throw .truncated }
-            return (body, [])
+            return (body, HeaderFields())
         case .chunked:
             return try readChunked(from: reader, maxBytes: maxBytes)
         }
@@ -194,23 +90,23 @@ enum TestHTTPRequestParser {
     /// worth) to `consume` without keeping it. Returns the chunked trailers. Throws `.bodyTooLarge`
     /// once more than `maxBytes` would arrive, `.truncated` when the stream ends early.
     static func streamBody(
-        for head: TestRequestHead, from reader: TestByteReader, maxBytes: Int64,
+        for head: RequestHead, from reader: ByteReader, maxBytes: Int64,
         consume: (UnsafeRawBufferPointer) -> Void
-    ) throws(TestParseError) -> [TestHeader] {
+    ) throws(ParseError) -> HeaderFields {
         switch head.framing {
         case .none:
-            return []
+            return HeaderFields()
         case .length(let length):
             guard Int64(length) <= maxBytes else { throw .bodyTooLarge }
             try stream(length, from: reader, consume: consume)
-            return []
+            return HeaderFields()
         case .chunked:
             return try streamChunked(from: reader, maxBytes: maxBytes, consume: consume)
         }
     }
 
     /// Parses the lines of a request head (request line first, no empty terminator line).
-    static func parseHead(_ lines: [String]) throws(TestParseError) -> TestRequestHead {
+    static func parseHead(_ lines: [String]) throws(ParseError) -> RequestHead {
         guard let requestLine = lines.first else { throw .malformed("empty request") }
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("request line is not 'METHOD target HTTP/1.x'") }
@@ -223,25 +119,24 @@ enum TestHTTPRequestParser {
         else { throw .malformed("invalid request-target") }
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else { throw .malformed("unsupported version") }
 
-        var headers: [TestHeader] = []
+        var fields: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
-            headers.append(try parseField(line))
+            fields.append(try parseField(line))
         }
+        let headers = HeaderFields(received: fields)
         let framing = try framing(for: headers)
         let connection = tokens(headers, "Connection")
         let keepAlive =
             version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        let expects = headers.contains {
-            $0.name.lowercased() == "expect" && $0.value.lowercased() == "100-continue"
-        }
-        return TestRequestHead(
-            method: method, target: target, version: version, headers: headers, framing: framing,
+        let expects = headers.values(for: "Expect").contains { $0.lowercased() == "100-continue" }
+        return RequestHead(
+            method: method, target: target, version: version, headerFields: headers, framing: framing,
             keepAlive: keepAlive, expectsContinue: expects && version == "HTTP/1.1" && framing != .none
         )
     }
 
     /// Parses `name: value`; rejects obsolete line folding, bad names and control characters.
-    static func parseField(_ line: String) throws(TestParseError) -> TestHeader {
+    static func parseField(_ line: String) throws(ParseError) -> (name: String, value: String) {
         guard let first = line.unicodeScalars.first, first != " ", first != "\t" else {
             throw .malformed("obsolete header line folding")
         }
@@ -254,10 +149,10 @@ enum TestHTTPRequestParser {
         else {
             throw .malformed("control character in header '\(name)'")
         }
-        return TestHeader(name, value)
+        return (name, value)
     }
 
-    private static func framing(for headers: [TestHeader]) throws(TestParseError) -> TestBodyFraming {
+    private static func framing(for headers: HeaderFields) throws(ParseError) -> BodyFraming {
         let codings = tokens(headers, "Transfer-Encoding")
         if !codings.isEmpty {
             guard codings == ["chunked"] else { throw .malformed("unsupported transfer-coding") }
@@ -273,8 +168,8 @@ enum TestHTTPRequestParser {
     }
 
     private static func readChunked(
-        from reader: TestByteReader, maxBytes: Int
-    ) throws(TestParseError) -> (body: Data, trailers: [TestHeader]) {
+        from reader: ByteReader, maxBytes: Int
+    ) throws(ParseError) -> (body: Data, trailers: HeaderFields) {
         var body = Data()
         let trailers = try streamChunked(from: reader, maxBytes: Int64(maxBytes)) { piece in
             piece.withMemoryRebound(to: UInt8.self) { body.append($0) }
@@ -283,8 +178,8 @@ enum TestHTTPRequestParser {
     }
 
     private static func streamChunked(
-        from reader: TestByteReader, maxBytes: Int64, consume: (UnsafeRawBufferPointer) -> Void
-    ) throws(TestParseError) -> [TestHeader] {
+        from reader: ByteReader, maxBytes: Int64, consume: (UnsafeRawBufferPointer) -> Void
+    ) throws(ParseError) -> HeaderFields {
         var total: Int64 = 0
         while true {
             let sizeLine = try line(from: reader, limit: 4096)
@@ -302,18 +197,18 @@ enum TestHTTPRequestParser {
                 throw .malformed("chunk not followed by CRLF")
             }
         }
-        var trailers: [TestHeader] = []
+        var trailers: [(name: String, value: String)] = []
         while true {
             let trailer = try line(from: reader, limit: maxHeadBytes)
-            if trailer.isEmpty { return trailers }
+            if trailer.isEmpty { return HeaderFields(received: trailers) }
             trailers.append(try parseField(trailer))
         }
     }
 
     /// Hands exactly `count` bytes to `consume`, in pieces.
     private static func stream(
-        _ count: Int, from reader: TestByteReader, consume: (UnsafeRawBufferPointer) -> Void
-    ) throws(TestParseError) {
+        _ count: Int, from reader: ByteReader, consume: (UnsafeRawBufferPointer) -> Void
+    ) throws(ParseError) {
         var remaining = count
         while remaining > 0 {
             let got = reader.readSome(maxCount: remaining, consume)
@@ -322,7 +217,7 @@ enum TestHTTPRequestParser {
         }
     }
 
-    private static func line(from reader: TestByteReader, limit: Int) throws(TestParseError) -> String {
+    private static func line(from reader: ByteReader, limit: Int) throws(ParseError) -> String {
         switch reader.readLine(limit: limit) {
         case .line(let bytes): return decodeFieldText(bytes)
         case .end: throw .truncated
@@ -331,9 +226,9 @@ enum TestHTTPRequestParser {
     }
 
     /// Comma-separated, trimmed, lowercased tokens of every header named `name`.
-    static func tokens(_ headers: [TestHeader], _ name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-            .flatMap { $0.value.split(separator: ",") }
+    static func tokens(_ headers: HeaderFields, _ name: String) -> [String] {
+        headers.values(for: name)
+            .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).lowercased() }
             .filter { !$0.isEmpty }
     }

@@ -1,8 +1,9 @@
 import Foundation
+import NetLayer
 
-/// Turns a `TestResponse` into bytes on the wire: delay, head, body (whole, dripped, streamed or chunked),
+/// Turns a ``LoopbackResponse`` into bytes on the wire: delay, head, body (whole, dripped, streamed or chunked),
 /// HEAD and no-body statuses, and whether the connection stays open afterwards.
-struct TestResponseWriter {
+struct ResponseWriter {
     /// Writes bytes; false when the peer is gone.
     let send: (Data) -> Bool
     /// Sleeps; false when the server is stopping (the writer then gives up).
@@ -15,7 +16,9 @@ struct TestResponseWriter {
 
     /// Writes `response` to a request with `method`/`version`; `requestKeepAlive` is what the
     /// request's `Connection` header and version allow.
-    func write(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool) -> Outcome {
+    func write(_ response: LoopbackResponse, method: String, version: String, requestKeepAlive: Bool)
+        -> Outcome
+    {
         if response.delay > .zero, !sleep(response.delay) { return .close }
         if response.dropConnection { return .close }
 
@@ -47,7 +50,8 @@ struct TestResponseWriter {
     }
 
     /// Sends the head, then `body` piece by piece (pausing and cutting as it says), reporting progress.
-    private func writeStreamed(_ body: TestStreamedBody, plan: Plan, outcome: Outcome) -> Outcome {
+    private func writeStreamed(_ body: LoopbackResponse.StreamedBody, plan: Plan, outcome: Outcome) -> Outcome
+    {
         let report = body.progress ?? { _, _ in }
         guard plan.sendsBody else {
             let sent = send(plan.head)
@@ -85,14 +89,14 @@ struct TestResponseWriter {
     }
 
     /// Decides the head bytes and framing (pure; unit-testable).
-    static func plan(_ response: TestResponse, method: String, version: String, requestKeepAlive: Bool)
+    static func plan(_ response: LoopbackResponse, method: String, version: String, requestKeepAlive: Bool)
         -> Plan
     {
-        var headers = response.headers
+        var headers = response.headerFields.map { (name: $0.name, value: $0.value) }
         let bodyLength = response.streamedBody?.length ?? Int64(response.body.count)
         let forbidsBody = response.statusForbidsBody
-        let contentLength = TestHTTPRequestParser.tokens(headers, "Content-Length")
-        let codings = TestHTTPRequestParser.tokens(headers, "Transfer-Encoding")
+        let contentLength = HTTPRequestParser.tokens(response.headerFields, "Content-Length")
+        let codings = HTTPRequestParser.tokens(response.headerFields, "Transfer-Encoding")
         var chunked = false
         var framingMismatch = false
         if !contentLength.isEmpty || !codings.isEmpty {
@@ -102,25 +106,25 @@ struct TestResponseWriter {
             framingMismatch = !chunked && contentLength != [String(bodyLength)]
         } else if !forbidsBody {
             if response.chunked {
-                headers.append(TestHeader("Transfer-Encoding", "chunked"))
+                headers.append(("Transfer-Encoding", "chunked"))
                 chunked = true
             } else {
-                headers.append(TestHeader("Content-Length", String(bodyLength)))
+                headers.append(("Content-Length", String(bodyLength)))
             }
         }
 
-        let connection = TestHTTPRequestParser.tokens(headers, "Connection")
+        let connection = HTTPRequestParser.tokens(response.headerFields, "Connection")
         let keepOpen =
             requestKeepAlive && !response.closeConnection && !connection.contains("close") && !framingMismatch
         if connection.isEmpty {
             if !keepOpen {
-                headers.append(TestHeader("Connection", "close"))
+                headers.append(("Connection", "close"))
             } else if version == "HTTP/1.0" {
-                headers.append(TestHeader("Connection", "keep-alive"))
+                headers.append(("Connection", "keep-alive"))
             }
         }
 
-        let reason = response.reason ?? TestResponse.standardReason(for: response.status)
+        let reason = response.reason ?? LoopbackResponse.standardReason(for: response.status)
         var text = "HTTP/1.1 \(response.status) \(reason)\r\n"
         for header in headers {
             text += "\(header.name): \(header.value)\r\n"

@@ -1,4 +1,5 @@
 import Foundation
+import NetLayer
 
 #if canImport(Glibc)
     import Glibc
@@ -8,8 +9,8 @@ import Foundation
 
 /// Serves one accepted TCP connection on its own thread until the peer closes, the request or
 /// response ends the connection, or the server stops.
-struct TestConnection {
-    let core: TestServerCore
+struct ServerConnection {
+    let core: ServerCore
     let fd: Int32
     let id: Int
 
@@ -17,44 +18,44 @@ struct TestConnection {
 
     func run() {
         let fd = fd
-        let reader = TestByteReader { TestSocket.receive(fd, into: $0) }
-        let writer = TestResponseWriter(
-            send: { TestSocket.sendAll(fd, $0) }, sleep: { sleepWatchingPeer($0) })
+        let reader = ByteReader { LoopbackSocket.receive(fd, into: $0) }
+        let writer = ResponseWriter(
+            send: { LoopbackSocket.sendAll(fd, $0) }, sleep: { sleepWatchingPeer($0) })
         let graceful = serve(reader: reader, writer: writer)
-        if graceful { TestSocket.drainAfterHalfClose(fd) }
+        if graceful { LoopbackSocket.drainAfterHalfClose(fd) }
         // Deregister before closing, so stop() never shuts down a reused fd number.
         core.state.withLock { $0.connections[id] = nil }
         _ = close(fd)
     }
 
     /// The request loop. Returns whether to close gracefully (half-close and drain first).
-    private func serve(reader: TestByteReader, writer: TestResponseWriter) -> Bool {
+    private func serve(reader: ByteReader, writer: ResponseWriter) -> Bool {
         var sequence = 0
         while true {
-            let head: TestRequestHead
+            let head: RequestHead
             do {
-                head = try TestHTTPRequestParser.readHead(from: reader)
+                head = try HTTPRequestParser.readHead(from: reader)
             } catch {
                 return reject(error, writer: writer)
             }
             let receivedAt = ContinuousClock.now
-            let isSink = TestTransferRoutes.isSink(head.path)
-            let maxBodyBytes = isSink ? TestTransferRoutes.maxLength : Int64(core.maxBodyBytes)
+            let streamLimit = core.bodyStreaming?.limit(head.path)
+            let maxBodyBytes = streamLimit ?? Int64(core.maxBodyBytes)
             if case .length(let length) = head.framing, Int64(length) > maxBodyBytes {
                 return reject(.bodyTooLarge, writer: writer)  // before any 100 Continue
             }
-            if head.expectsContinue, !TestSocket.sendAll(fd, Self.continueLine) { return false }
+            if head.expectsContinue, !LoopbackSocket.sendAll(fd, Self.continueLine) { return false }
 
-            let body: (body: Data, trailers: [TestHeader])
-            var sinkRecord: TestSinkRecord?
-            do throws(TestParseError) {
-                if isSink {
-                    let sunk = sink(head, reader: reader)
-                    core.addSinkRecord(sunk.record)
-                    sinkRecord = sunk.record
-                    body = (Data(), try sunk.trailers.get())
+            let body: (body: Data, trailers: HeaderFields)
+            var streamedAnswer: (@Sendable (RecordedRequest) -> LoopbackResponse)?
+            do throws(ParseError) {
+                if let streamLimit, let streaming = core.bodyStreaming {
+                    let streamed = stream(
+                        head, limit: streamLimit, into: streaming.start(head, id), reader: reader)
+                    streamedAnswer = streamed.answer
+                    body = (Data(), try streamed.trailers.get())
                 } else {
-                    body = try TestHTTPRequestParser.readBody(
+                    body = try HTTPRequestParser.readBody(
                         for: head, from: reader, maxBytes: core.maxBodyBytes)
                 }
             } catch {
@@ -63,19 +64,15 @@ struct TestConnection {
 
             sequence += 1
             let request = RecordedRequest(
-                method: head.method, target: head.target, path: head.path, rawQuery: head.rawQuery,
-                version: head.version, headers: head.headers, body: body.body, trailers: body.trailers,
-                receivedAt: receivedAt, connectionID: id, sequenceOnConnection: sequence
-            )
+                method: head.method, url: URL(string: "http://127.0.0.1:\(core.port)\(head.target)"),
+                target: head.target, version: head.version, headerFields: head.headerFields,
+                body: body.body, trailers: body.trailers, receivedAt: receivedAt, connectionID: id,
+                sequenceOnConnection: sequence)
             let handler = core.state.withLock { shared in
                 shared.requests.append(request)
                 return shared.routes[request.path]
             }
-            let response =
-                handler?(request)
-                ?? sinkRecord.map { TestTransferRoutes.sinkResponse($0, request: request) }
-                ?? TestTransferRoutes.response(for: request, core: core)
-                ?? TestRoutes.response(for: request, flakyAttempt: { core.nextFlakyAttempt($0) })
+            let response = (handler ?? streamedAnswer ?? core.fallback)(request)
             let outcome = writer.write(
                 response, method: head.method, version: head.version, requestKeepAlive: head.keepAlive
             )
@@ -84,22 +81,19 @@ struct TestConnection {
         }
     }
 
-    /// Streams a `/sink` request body into a record; the trailers, or why the body is incomplete.
-    private func sink(_ head: TestRequestHead, reader: TestByteReader) -> (
-        record: TestSinkRecord, trailers: Result<[TestHeader], TestParseError>
-    ) {
-        var accumulator = TestSinkAccumulator()
-        let trailers = Result { () throws(TestParseError) in
-            try TestHTTPRequestParser.streamBody(
-                for: head, from: reader, maxBytes: TestTransferRoutes.maxLength
-            ) { accumulator.add($0) }
+    /// Streams a request body into `consumer`; the answer for it, and the trailers or why the body
+    /// is incomplete.
+    private func stream(
+        _ head: RequestHead, limit: Int64, into consumer: any StreamedRequestBody, reader: ByteReader
+    ) -> (answer: @Sendable (RecordedRequest) -> LoopbackResponse, trailers: Result<HeaderFields, ParseError>)
+    {
+        let trailers = Result { () throws(ParseError) in
+            try HTTPRequestParser.streamBody(for: head, from: reader, maxBytes: limit) {
+                consumer.consume($0)
+            }
         }
         let complete = (try? trailers.get()) != nil
-        let record = TestSinkRecord(
-            path: head.path, rawQuery: head.rawQuery, method: head.method, headers: head.headers,
-            length: accumulator.checksum.count, checksum: accumulator.checksum.value,
-            head: accumulator.head, tail: accumulator.tail, complete: complete, connectionID: id)
-        return (record, trailers)
+        return (consumer.end(complete: complete), trailers)
     }
 
     /// Sleeps in short slices; gives up early (false) when the server stops or the peer hangs up,
@@ -110,13 +104,13 @@ struct TestConnection {
             let left = deadline - ContinuousClock.now
             if left <= .zero { return true }
             if !core.sleep(min(left, .milliseconds(50))) { return false }
-            if TestSocket.peerHasClosed(fd) { return false }
+            if LoopbackSocket.peerHasClosed(fd) { return false }
         }
     }
 
     /// Answers an unreadable request (400/413/431) or ends quietly when the peer went away.
-    private func reject(_ error: TestParseError, writer: TestResponseWriter) -> Bool {
-        let response: TestResponse
+    private func reject(_ error: ParseError, writer: ResponseWriter) -> Bool {
+        let response: LoopbackResponse
         switch error {
         case .closed, .truncated:
             return false
