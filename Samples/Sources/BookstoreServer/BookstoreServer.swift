@@ -7,7 +7,8 @@ import ServiceLifecycle
 /// picks.
 ///
 /// Routes: books (list, search, create, get, delete), covers (multipart or raw, streamed), upload
-/// parts, the inventory export (CSV with ETag and ranges) and an NDJSON feed.
+/// parts, the inventory export (CSV with ETag and ranges), an NDJSON feed, and two Server-Sent Events
+/// streams: a chat answer streamed token by token, and a live feed that drops a connection once.
 ///
 /// Every route needs `Authorization: Bearer <token>`; beyond `requestsPerSecond` requests in any
 /// one-second window (less a `grace` for network jitter) the server answers 429 with `Retry-After`.
@@ -18,6 +19,7 @@ public struct BookstoreServer: Sendable {
     public let grace: Duration
     private let window: SlidingWindow
     private let exports: ExportState
+    private let streams: StreamState
     private let services: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -33,6 +35,7 @@ public struct BookstoreServer: Sendable {
         let window = SlidingWindow(limit: requestsPerSecond, window: .seconds(1), grace: grace)
         let store = BookStore()
         let exports = ExportState()
+        let streams = StreamState()
 
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())  // outermost: every error leaves as JSON
@@ -43,6 +46,7 @@ public struct BookstoreServer: Sendable {
         CoverRoutes(store: store).register(on: v1)
         UploadRoutes().register(on: v1)
         ExportRoutes(store: store, state: exports).register(on: v1)
+        StreamRoutes(store: store, state: streams).register(on: v1)
 
         var logger = Logger(label: "bookstore-server")
         logger.logLevel = .warning
@@ -65,7 +69,8 @@ public struct BookstoreServer: Sendable {
         }
         if let port = await ports.first(where: { _ in true }), port > 0 {
             return BookstoreServer(
-                port: port, grace: grace, window: window, exports: exports, services: services, task: task)
+                port: port, grace: grace, window: window, exports: exports, streams: streams,
+                services: services, task: task)
         }
         await services.triggerGracefulShutdown()
         try await task.value  // rethrows why the server did not start (port in use, …)
@@ -80,6 +85,16 @@ public struct BookstoreServer: Sendable {
     /// Every `GET /v1/export` response so far, as it ended, oldest first.
     public func exportTransfers() async -> [ExportTransfer] {
         await exports.transfers
+    }
+
+    /// Every `POST /v1/chat` answer so far, as it ended, oldest first.
+    public func chatTranscripts() async -> [ChatTranscript] {
+        await streams.chats
+    }
+
+    /// Every `GET /v1/live` connection so far, as it ended, oldest first.
+    public func liveConnections() async -> [LiveConnection] {
+        await streams.liveConnections
     }
 
     /// Stops the server and waits until it has shut down.

@@ -27,6 +27,20 @@ func expectStatus<T>(
     throw StoryFailure(message: "\(what): expected status \(status), but the call succeeded")
 }
 
+/// Runs `call`, which must fail with a `NetLayerError` of `code`; returns the error.
+func expectFailure<T>(
+    _ code: NetLayerError.Code, _ what: String, isolation: isolated (any Actor)? = #isolation,
+    _ call: () async throws -> T
+) async throws -> NetLayerError {
+    do {
+        _ = try await call()
+    } catch let error as NetLayerError {
+        try expect(error.code == code, "\(what): expected \(code), got \(error)")
+        return error
+    }
+    throw StoryFailure(message: "\(what): expected \(code), but the call succeeded")
+}
+
 extension NetLayerError {
     /// The service's JSON error body, when there is one.
     var apiError: APIErrorBody? {

@@ -43,6 +43,12 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
     /// `/feed`: every book as NDJSON.
     func feed() -> FeedTarget { FeedTarget(resource: self, path: "/feed") }
 
+    /// `/chat`: the assistant, streaming its answers as Server-Sent Events.
+    func chat() -> ChatTarget { ChatTarget(resource: self, path: "/chat") }
+
+    /// `/live`: sales and restocks as Server-Sent Events, with ids and reconnection.
+    func live() -> LiveFeedTarget { LiveFeedTarget(resource: self, path: "/live") }
+
     /// The service writes snake_case keys.
     private static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()

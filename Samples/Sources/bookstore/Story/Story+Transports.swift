@@ -87,14 +87,17 @@ extension Story {
         record("ran the client offline over custom transports (stub, decorator, legacy adapter)")
     }
 
-    /// Docs/Transfers.md shows this sample's code: each of its Swift blocks must be found here.
+    /// Docs/Transfers.md and Docs/Streaming.md show this sample's code: each of their Swift blocks
+    /// must be found here.
     func docsAreCompiled() async throws {
-        begin("Docs/Transfers.md: every Swift block is code this sample compiles and runs")
-        let checked = try DocSnippets.check("Docs/Transfers.md")
-        Console.ok(
-            "\(checked.blocks) blocks, each found line for line in one of these \(checked.files.count) files:"
-        )
-        for file in checked.files.sorted() { Console.info("Samples/Sources/\(file)") }
-        record("Docs/Transfers.md: \(checked.blocks) code blocks, all compiled here")
+        for document in ["Docs/Transfers.md", "Docs/Streaming.md"] {
+            begin("\(document): every Swift block is code this sample compiles and runs")
+            let checked = try DocSnippets.check(document)
+            Console.ok(
+                "\(checked.blocks) blocks, each found line for line in one of these \(checked.files.count) files:"
+            )
+            for file in checked.files.sorted() { Console.info("Samples/Sources/\(file)") }
+            record("\(document): \(checked.blocks) code blocks, all compiled here")
+        }
     }
 }

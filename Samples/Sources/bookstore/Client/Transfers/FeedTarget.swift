@@ -13,4 +13,10 @@ final class FeedTarget: Target, @unchecked Sendable {
         }
         return books
     }
+
+    /// The books as their lines arrive, decoded by NetLayer with the resource's decoder: blank
+    /// lines are skipped, and a line that does not decode fails with its line number.
+    func bookStream() async throws -> ResponseStream<Book> {
+        try await makeExecutor(headers: ["Accept": "application/x-ndjson"]).lines(decoding: Book.self)
+    }
 }
