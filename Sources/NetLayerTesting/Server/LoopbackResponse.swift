@@ -11,14 +11,14 @@ import NetLayer
 /// `Content-Length: body.count` (or `Transfer-Encoding: chunked` when ``chunked``). 1xx, 204 and 304
 /// responses never carry a body or a `Content-Length`; HEAD responses get the header fields
 /// (including the `Content-Length` the body would have) but no body. No `Date` or `Server` field is
-/// ever added. A handler that frames the body wrongly on purpose (a `Content-Length` that does not
+/// ever added. The shorthands `.json`, `.text` and `.data` come from ``ScriptedResponse``. A handler that frames the body wrongly on purpose (a `Content-Length` that does not
 /// match) gets exactly that on the wire, and the connection is closed afterwards.
 ///
 /// ```swift
 /// server.route("/v1/books/1") { _ in .json(#"{"id":1,"title":"Dune"}"#) }
 /// server.route("/slow") { _ in LoopbackResponse.text("late").delayed(by: .seconds(2)) }
 /// ```
-public struct LoopbackResponse: Sendable {
+public struct LoopbackResponse: ScriptedResponse {
     /// The status code. Default 200.
     public var status: Int
     /// The reason phrase; `nil` (the default) sends the standard one for ``status``.
@@ -46,25 +46,13 @@ public struct LoopbackResponse: Sendable {
     /// Creates a response.
     /// - Parameters:
     ///   - status: Default 200.
-    ///   - reason: Default `nil`: the standard phrase.
     ///   - headers: Name and value pairs, in order. Default none.
     ///   - body: Default empty.
-    public init(
-        status: Int = 200, reason: String? = nil, headers: [(String, String)] = [], body: Data = Data()
-    ) {
+    public init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data()) {
         self.status = status
-        self.reason = reason
+        self.reason = nil
         self.headerFields = HeaderFields(received: headers.map { (name: $0.0, value: $0.1) })
         self.body = body
-    }
-
-    /// A JSON body with `Content-Type: application/json`.
-    /// - Parameters:
-    ///   - string: The JSON text, sent as UTF-8.
-    ///   - status: Default 200.
-    public static func json(_ string: String, status: Int = 200) -> LoopbackResponse {
-        LoopbackResponse(
-            status: status, headers: [("Content-Type", "application/json")], body: Data(string.utf8))
     }
 
     /// A JSON body serialized from a Foundation object (dictionaries, arrays, strings, numbers,
@@ -79,39 +67,6 @@ public struct LoopbackResponse: Sendable {
             ? (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data("null".utf8)
             : Data("null".utf8)
         return LoopbackResponse(status: status, headers: [("Content-Type", "application/json")], body: data)
-    }
-
-    /// A JSON body encoded from a value.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - status: Default 200.
-    ///   - encoder: Default a plain `JSONEncoder`.
-    /// - Throws: The encoder's error.
-    public static func json<Value: Encodable>(
-        encoding value: Value, status: Int = 200, encoder: JSONEncoder = JSONEncoder()
-    ) throws -> LoopbackResponse {
-        LoopbackResponse(
-            status: status, headers: [("Content-Type", "application/json")], body: try encoder.encode(value))
-    }
-
-    /// A text body with `Content-Type: text/plain; charset=utf-8`.
-    /// - Parameters:
-    ///   - string: The text, sent as UTF-8.
-    ///   - status: Default 200.
-    public static func text(_ string: String, status: Int = 200) -> LoopbackResponse {
-        LoopbackResponse(
-            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(string.utf8))
-    }
-
-    /// Raw bytes.
-    /// - Parameters:
-    ///   - data: The body.
-    ///   - contentType: Default `application/octet-stream`.
-    ///   - status: Default 200.
-    public static func data(_ data: Data, contentType: String = "application/octet-stream", status: Int = 200)
-        -> LoopbackResponse
-    {
-        LoopbackResponse(status: status, headers: [("Content-Type", contentType)], body: data)
     }
 
     /// Closes the connection without answering: the client sees the connection lost.

@@ -6,14 +6,15 @@ import NetLayer
 #endif
 
 /// What ``StubTransport`` answers one request with: a status, header fields and a body, or a
-/// failure, optionally after a delay.
+/// failure, optionally after a delay. The shorthands `.json`, `.text` and `.data` come from
+/// ``ScriptedResponse``.
 ///
 /// ```swift
 /// StubResponse.json(#"{"id":1,"title":"Dune"}"#)
 /// StubResponse.text("busy", status: 503).delayed(by: .milliseconds(50))
 /// StubResponse.failure(.networkConnectionLost)
 /// ```
-public struct StubResponse: Sendable {
+public struct StubResponse: ScriptedResponse {
     /// The status code. Default 200.
     public var status: Int
     /// The header fields, sent as given (nothing is added: no `Content-Length`, no `Date`).
@@ -35,56 +36,12 @@ public struct StubResponse: Sendable {
     ///   - status: Default 200.
     ///   - headers: Name and value pairs, in order. Default none.
     ///   - body: Default empty.
-    ///   - delay: Default none.
-    public init(
-        status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), delay: Duration = .zero
-    ) {
+    public init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data()) {
         self.status = status
         self.headerFields = HeaderFields(received: headers.map { (name: $0.0, value: $0.1) })
         self.body = body
-        self.delay = delay
+        self.delay = .zero
         self.failure = nil
-    }
-
-    /// A JSON body with `Content-Type: application/json`.
-    /// - Parameters:
-    ///   - text: The JSON text, sent as UTF-8.
-    ///   - status: Default 200.
-    public static func json(_ text: String, status: Int = 200) -> StubResponse {
-        StubResponse(status: status, headers: [("Content-Type", "application/json")], body: Data(text.utf8))
-    }
-
-    /// A JSON body encoded from a value, with `Content-Type: application/json`.
-    /// - Parameters:
-    ///   - value: The value.
-    ///   - status: Default 200.
-    ///   - encoder: Default a plain `JSONEncoder`.
-    /// - Throws: The encoder's error.
-    public static func json<Value: Encodable>(
-        encoding value: Value, status: Int = 200, encoder: JSONEncoder = JSONEncoder()
-    ) throws -> StubResponse {
-        StubResponse(
-            status: status, headers: [("Content-Type", "application/json")], body: try encoder.encode(value))
-    }
-
-    /// A text body with `Content-Type: text/plain; charset=utf-8`.
-    /// - Parameters:
-    ///   - text: The text, sent as UTF-8.
-    ///   - status: Default 200.
-    public static func text(_ text: String, status: Int = 200) -> StubResponse {
-        StubResponse(
-            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
-    }
-
-    /// Raw bytes.
-    /// - Parameters:
-    ///   - data: The body.
-    ///   - contentType: Default `application/octet-stream`.
-    ///   - status: Default 200.
-    public static func data(_ data: Data, contentType: String = "application/octet-stream", status: Int = 200)
-        -> StubResponse
-    {
-        StubResponse(status: status, headers: [("Content-Type", contentType)], body: data)
     }
 
     /// A status without a body (a 204, a 304, a bare 500).
