@@ -417,6 +417,42 @@ extension WireTests {
             #expect(error?.codingPath == "token")
         }
 
+        @Test func aStreamThatFailedStaysEndedAndDoesNotReconnect() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                Self.events("id: 1\ndata: " + String(repeating: "x", count: 200) + "\n\n")
+            }
+            let events = try await TestAPI(server: server).target(path).makeExecutor()
+                .events(reconnection: .init(defaultDelay: .milliseconds(10)), maximumEventSize: 64)
+            var iterator = events.makeAsyncIterator()
+            let error = await #expect(throws: NetLayerError.self) { _ = try await iterator.next() }
+            #expect(error?.code == .responseTooLarge)
+            // Asked again, the same iterator reports the end: no second connection is opened.
+            let after = try await iterator.next()
+            #expect(after == nil)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(server.requests(path: path).count == 1)
+        }
+
+        @Test func anIDWithAControlCharacterEndsTheStreamAtItsReconnection() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in Self.events("id: a\u{01}b\ndata: x\n\n") }
+            var received: [String] = []
+            let error = await #expect(throws: NetLayerError.self) {
+                for try await event in try await TestAPI(server: server).target(path).makeExecutor()
+                    .events(reconnection: .init(defaultDelay: .milliseconds(10)))
+                {
+                    received.append(event.data)
+                }
+            }
+            #expect(received == ["x"])
+            #expect(error?.code == .invalidHeader)
+            // The ID never reaches a header block: nothing was sent after the first request.
+            #expect(server.requests(path: path).count == 1)
+        }
+
         @Test func anOversizedEventFailsInsteadOfGrowingWithoutBound() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

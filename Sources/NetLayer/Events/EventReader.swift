@@ -92,7 +92,9 @@ final class EventReader: @unchecked Sendable {
             do {
                 try parser.consume(chunk) { pending.append($0) }
             } catch {
-                body.stop()
+                // The stream is over for good: a later `next()` ends it instead of reconnecting.
+                stop()
+                finished = true
                 throw error as? NetLayerError ?? NetLayerError(.responseTooLarge, "\(error)")
             }
         }
