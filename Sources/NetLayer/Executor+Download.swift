@@ -44,12 +44,15 @@ extension Executor {
     ///   - debug: Print the request and response head. Default `false`.
     /// - Returns: What was written.
     /// - Throws: ``NetLayerError``: `.fileFailed` when the file cannot be written or moved, and
-    ///   everything a call throws (an unacceptable status carries the body, which is not written).
+    ///   everything a call throws (an unacceptable status carries the body, which is not written;
+    ///   it is thrown as the mapped error when an ``ErrorMapping`` applies).
     public func download(to destination: URL, resumable: Bool = false, debug: Bool = false) async throws
         -> Download
     {
         defer { progressEnded?() }
-        return try await download(to: destination, resumable: resumable, debug: debug, restarted: false)
+        return try await mappingErrors {
+            try await download(to: destination, resumable: resumable, debug: debug, restarted: false)
+        }
     }
 
     private func download(to destination: URL, resumable: Bool, debug: Bool, restarted: Bool)

@@ -175,6 +175,11 @@ extension Executor {
         return failure
     }
 
+    /// Errors raised without the request at hand, which get ` (METHOD url)` appended here.
+    private static let codesNamingTheRequest: Set<NetLayerError.Code> = [
+        .timedOut, .tooManyRedirects, .redirectRefused, .cancelled, .responseTooLarge, .bodyConsumed,
+    ]
+
     private func mapTransportError(_ error: any Error, request: TransportRequest, prepared: PreparedRequest)
         -> NetLayerError
     {
@@ -183,15 +188,13 @@ extension Executor {
         let location = " (\(method) \(redactor.url(request.url)))"
         let failure: NetLayerError
         if var known = error as? NetLayerError {
-            if known.code == .timedOut || known.code == .tooManyRedirects || known.code == .redirectRefused {
-                known.message += location
-            }
+            if Self.codesNamingTheRequest.contains(known.code) { known.message += location }
             failure = known
         } else if error is CancellationError {
-            failure = .cancelled
+            failure = NetLayerError.cancelled.appending(location)
         } else if let urlError = error as? URLError {
             switch urlError.code {
-            case .cancelled: failure = .cancelled
+            case .cancelled: failure = NetLayerError.cancelled.appending(location)
             case .timedOut:
                 var timedOut = NetLayerError.timedOut(
                     "the session's own timeout elapsed (\(urlError.localizedDescription))\(location)")
@@ -200,7 +203,7 @@ extension Executor {
             default: failure = .transport(urlError, method: method, url: request.url, redactor: redactor)
             }
         } else {
-            failure = .transport(other: error, method: method)
+            failure = .transport(other: error, method: method, url: request.url, redactor: redactor)
         }
         return failure.redacted(by: redactor)
     }

@@ -41,9 +41,11 @@ extension Executor {
     /// surplus goes to a temporary file (readable by the user only, removed as it is read back and
     /// when the call ends; a reader more than 4 GiB behind fails with `responseTooLarge`).
     /// - Parameter debug: Print the request and the response head. Default `false`.
-    /// - Throws: ``NetLayerError``, from this call or while iterating.
+    /// - Throws: ``NetLayerError``, from this call or while iterating; an unacceptable status
+    ///   throws the mapped error when an ``ErrorMapping`` applies.
     public func stream(debug: Bool = false) async throws -> ResponseStream<Data> {
-        let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
+        let call = try await mappingErrors { try await openStream(debug: debug) }
+        let reader = BodyReader(call: call, executor: self)
         return ResponseStream(next: { try await reader.next() }, stop: { reader.stop() })
     }
 
@@ -58,7 +60,8 @@ extension Executor {
     public func lines(maximumLength: Int = 1 << 20, debug: Bool = false) async throws -> ResponseStream<
         String
     > {
-        let reader = BodyReader(call: try await openStream(debug: debug), executor: self)
+        let call = try await mappingErrors { try await openStream(debug: debug) }
+        let reader = BodyReader(call: call, executor: self)
         let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
         return ResponseStream(next: { try await splitter.next() }, stop: { reader.stop() })
     }
@@ -75,7 +78,7 @@ extension Executor {
     public func lines<Model: Decodable & Sendable>(
         decoding model: Model.Type, maximumLength: Int = 1 << 20, debug: Bool = false
     ) async throws -> ResponseStream<Model> {
-        let call = try await openStream(debug: debug)
+        let call = try await mappingErrors { try await openStream(debug: debug) }
         let reader = BodyReader(call: call, executor: self)
         let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
         let decoder = resource.options.decoder

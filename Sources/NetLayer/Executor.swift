@@ -7,7 +7,8 @@ import Foundation
 /// One call, described but not yet sent. Nothing happens until an `execute` or `response` method
 /// is awaited; each await sends the request anew.
 ///
-/// Every method throws only ``NetLayerError``.
+/// Every method throws ``NetLayerError``, or the service's own error for an unacceptable response
+/// when an ``ErrorMapping`` is set on the target or the resource.
 public struct Executor: Sendable {
     /// The service.
     public let resource: Resource
@@ -24,7 +25,7 @@ public struct Executor: Sendable {
     let params: Params
     let body: Body?
     let files: [String: FilePart]
-    let encoding: ParamEncoding
+    let placement: ParamPlacement
     let timeout: Duration?
     var resourceTimeout: Duration?
     /// The total deadline given to this call itself (not inherited from the resource): an event
@@ -35,45 +36,60 @@ public struct Executor: Sendable {
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     /// Called once when a call ends, however it ends; set by ``progressUpdates()``.
     var progressEnded: (@Sendable () -> Void)? = nil
+    /// The URL this call follows instead of the target's path (``Target/makeExecutor(url:method:headers:params:body:files:placement:timeout:resourceTimeout:redirects:)``).
+    var absoluteURL: URL? = nil
+    /// The target's ``ErrorMapping``, else the resource's.
+    var errorMapping: ErrorMapping? = nil
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting
     ///   still applies).
-    /// - Throws: ``NetLayerError``.
+    /// - Throws: ``NetLayerError``, or the mapped error of an unacceptable response (see
+    ///   ``ErrorMapping``).
     @discardableResult
     public func execute(debug: Bool = false) async throws -> Data {
-        try await exchange(debug: debug).data
+        try await mappingErrors { try await exchange(debug: debug).data }
     }
 
     /// Sends the call and decodes the body as `model` with the resource's decoder. ``Empty`` accepts
     /// any body, including none (204); `Data` returns the raw bytes and `String` the UTF-8 text.
-    /// - Throws: ``NetLayerError``; `.decodingFailed` carries the coding path and body.
+    /// - Throws: ``NetLayerError``; `.decodingFailed` carries the coding path and body. An
+    ///   unacceptable response throws the mapped error when an ``ErrorMapping`` applies.
     public func execute<Model: Decodable>(model: Model.Type, debug: Bool = false) async throws -> Model {
-        let exchange = try await exchange(debug: debug)
-        return try decode(model, from: exchange)
+        try await mappingErrors { try await value(model, debug: debug) }
+    }
+
+    /// Sends and decodes; throws the unmapped error.
+    private func value<Model: Decodable>(_ model: Model.Type, debug: Bool) async throws(NetLayerError)
+        -> Model
+    {
+        try decode(model, from: try await exchange(debug: debug))
     }
 
     /// Sends the call and returns the decoded value with the response, the request as sent and the
     /// duration.
-    /// - Throws: ``NetLayerError``.
+    /// - Throws: ``NetLayerError``, or the mapped error of an unacceptable response (see
+    ///   ``ErrorMapping``).
     public func response<Model: Decodable & Sendable>(model: Model.Type, debug: Bool = false) async throws
         -> Response<Model>
     {
-        let exchange = try await exchange(debug: debug)
-        let value = try decode(model, from: exchange)
+        let call = try await mappingErrors { try await exchange(debug: debug) }
+        let value = try decode(model, from: call)
         return Response(
-            value: value, data: exchange.data, head: exchange.head, sentRequest: exchange.request,
-            duration: exchange.duration, redirects: exchange.redirects)
+            value: value, data: call.data, head: call.head, sentRequest: call.request,
+            duration: call.duration, redirects: call.redirects)
     }
 
     /// Sends the call and returns the raw body with the response.
-    /// - Throws: ``NetLayerError``.
+    /// - Throws: As ``response(model:debug:)``.
     public func response(debug: Bool = false) async throws -> Response<Data> {
         try await response(model: Data.self, debug: debug)
     }
 
     /// Sends the call from a new task and calls `completion` exactly once with the decoded value or
-    /// the error (`.cancelled` after ``CallHandle/cancel()``).
+    /// the error (`.cancelled` after ``CallHandle/cancel()``). When an ``ErrorMapping`` turns an
+    /// unacceptable response into the service's error, that error is in
+    /// ``NetLayerError/serviceError`` (the `Result` is typed, so it cannot be the failure itself).
     /// - Returns: A handle that cancels the call.
     @discardableResult
     public func execute<Model: Decodable & Sendable>(
@@ -83,10 +99,13 @@ public struct Executor: Sendable {
         CallHandle(
             task: Task {
                 let result: Result<Model, NetLayerError>
-                do {
-                    result = .success(try await execute(model: model, debug: debug))
+                do throws(NetLayerError) {
+                    result = .success(try await value(model, debug: debug))
                 } catch {
-                    result = .failure(error as? NetLayerError ?? .cancelled)
+                    var failure = error
+                    let service = mapped(error)
+                    if !(service is NetLayerError) { failure.serviceError = service }
+                    result = .failure(failure)
                 }
                 completion(result)
             })
@@ -135,8 +154,11 @@ public struct Executor: Sendable {
             return try resource.options.decoder.decode(Model.self, from: data)
         } catch {
             let redactor = redactor(for: exchange.prepared)
-            throw NetLayerError.decodingFailed(error, type: Model.self, body: data, redactor: redactor)
-                .redacted(by: redactor)
+            let request = "\(exchange.request.method) \(redactor.url(exchange.request.url))"
+            throw NetLayerError.decodingFailed(
+                error, type: Model.self, body: data, redactor: redactor, request: request
+            )
+            .redacted(by: redactor)
         }
     }
 }

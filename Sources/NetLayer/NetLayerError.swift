@@ -79,8 +79,12 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     public internal(set) var message: String
     /// The URL part that is invalid (`domain`, `version`, `path`) or the header name, if any.
     public internal(set) var part: String?
-    /// Path-part keys that are missing or unknown.
+    /// Path-part keys that are missing (``Code/missingPathParts``) or unknown
+    /// (``Code/unknownPathParts``).
     public internal(set) var keys: [String] = []
+    /// Path-part keys that match no token. A ``Code/missingPathParts`` error lists them here too,
+    /// since a missing `repo` next to an unknown `rep` is one typo. Default empty.
+    public internal(set) var unknownKeys: [String] = []
     /// The HTTP status of an unacceptable response.
     public internal(set) var statusCode: Int?
     /// The response headers of an unacceptable response.
@@ -93,6 +97,10 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     public internal(set) var urlError: URLError?
     /// The underlying error, when one exists (an encoder's or decoder's error, a transport's).
     public internal(set) var underlying: (any Error)?
+    /// The service's own error for this unacceptable response, made by the call's
+    /// ``ErrorMapping``. Set only on errors delivered to a completion handler (every other call
+    /// path throws the service's error itself). Default `nil`.
+    public internal(set) var serviceError: (any Error)?
     /// The redirects followed before the failure, oldest first.
     public internal(set) var redirects: [Redirect] = []
     /// Hides secrets in every text this error prints (set once the request is known).
@@ -156,22 +164,47 @@ extension NetLayerError {
         return error
     }
 
-    static func missingPathParts(_ keys: [String], template: String) -> NetLayerError {
-        var error = NetLayerError(
-            .missingPathParts,
-            "no value for path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) in \"\(template)\""
-        )
+    /// Tokens without a value, and the keys that matched no token (a typo, usually), in one
+    /// message: `no value for path part "repo" in "/repos/:owner/:repo"; "rep" matches no token —
+    /// did you mean "repo"?`.
+    static func missingPathParts(_ keys: [String], unknown: [String] = [], template: String) -> NetLayerError
+    {
+        var message =
+            "no value for path part\(keys.count > 1 ? "s" : "") \(quoted(keys)) in \(template.debugDescription)"
+        if !unknown.isEmpty {
+            message += "; \(unknownText(unknown, candidates: keys))"
+        }
+        var error = NetLayerError(.missingPathParts, message)
         error.keys = keys
+        error.unknownKeys = unknown
         return error
     }
 
     static func unknownPathParts(_ keys: [String], template: String) -> NetLayerError {
         var error = NetLayerError(
-            .unknownPathParts,
-            "path part\(keys.count > 1 ? "s" : "") \(keys.joined(separator: ", ")) match no token in \"\(template)\""
-        )
+            .unknownPathParts, "\(unknownText(keys, candidates: [])) in \(template.debugDescription)")
         error.keys = keys
+        error.unknownKeys = keys
         return error
+    }
+
+    /// `"rep" matches no token — did you mean "repo"?`
+    private static func unknownText(_ unknown: [String], candidates: [String]) -> String {
+        let verb = unknown.count > 1 ? "match" : "matches"
+        var text = "\(quoted(unknown)) \(verb) no token"
+        let hints = unknown.compactMap { key in
+            NearMiss.suggestion(for: key, among: candidates).map { "\"\($0)\" for \"\(key)\"" }
+        }
+        if unknown.count == 1, let only = NearMiss.suggestion(for: unknown[0], among: candidates) {
+            text += " — did you mean \"\(only)\"?"
+        } else if !hints.isEmpty {
+            text += " — did you mean \(hints.joined(separator: ", "))?"
+        }
+        return text
+    }
+
+    private static func quoted(_ keys: [String]) -> String {
+        keys.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     static func invalidPathPart(_ key: String, reason: String) -> NetLayerError {
@@ -230,9 +263,10 @@ extension NetLayerError {
         return error
     }
 
-    static func decodingFailed(_ decodingError: any Error, type: Any.Type, body: Data, redactor: Redactor)
-        -> NetLayerError
-    {
+    /// - Parameter request: `GET https://…` (redacted) when the body came from a response.
+    static func decodingFailed(
+        _ decodingError: any Error, type: Any.Type, body: Data, redactor: Redactor, request: String? = nil
+    ) -> NetLayerError {
         var path = ""
         var reason = "\(decodingError)"
         if let decodingError = decodingError as? DecodingError {
@@ -249,7 +283,7 @@ extension NetLayerError {
                 reason = context.debugDescription
             }
         }
-        let at = path.isEmpty ? "" : " at \(path)"
+        let at = (path.isEmpty ? "" : " at \(path)") + (request.map { " from \($0)" } ?? "")
         var error = NetLayerError(
             .decodingFailed,
             "cannot decode \(type)\(at): \(reason) Body: \(BodyText.oneLine(BodyText.preview(body, limit: 200, mask: redactor.mask)))"
@@ -285,8 +319,9 @@ extension NetLayerError {
         return error
     }
 
-    static func transport(other: any Error, method: HTTPMethod) -> NetLayerError {
-        var error = NetLayerError(.transport, "\(method) failed: \(other)")
+    static func transport(other: any Error, method: HTTPMethod, url: URL, redactor: Redactor) -> NetLayerError
+    {
+        var error = NetLayerError(.transport, "\(method) \(redactor.url(url)) failed: \(other)")
         error.underlying = other
         return error
     }
@@ -322,6 +357,13 @@ extension NetLayerError {
     }
 
     static let cancelled = NetLayerError(.cancelled, "the request was cancelled")
+
+    /// The same error with `text` added to its message (` (GET https://…)`).
+    func appending(_ text: String) -> NetLayerError {
+        var copy = self
+        copy.message += text
+        return copy
+    }
 
     static func fileFailed(_ reason: String, underlying: (any Error)? = nil) -> NetLayerError {
         var error = NetLayerError(.fileFailed, reason)

@@ -63,7 +63,7 @@ open class Resource: @unchecked Sendable {
     ///     every call throw ``NetLayerError/Code/invalidValue``.
     ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
     ///     owned by this resource.
-    ///   - options: Default ``ResourceOptions/init(encoder:decoder:encoding:validation:timeout:resourceTimeout:redirects:debug:log:redaction:)``.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:)``.
     public init(
         protocol scheme: URLScheme = .https,
         domain: String,
@@ -99,65 +99,5 @@ open class Resource: @unchecked Sendable {
     /// `scheme://domain[/version]`, or the error every call of this resource will throw.
     public var baseURL: String {
         get throws { try base.get() }
-    }
-}
-
-/// Settings of a ``Resource`` beyond its address.
-public struct ResourceOptions: Sendable {
-    /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
-    public var encoder: JSONEncoder
-    /// Decodes models. Default `JSONDecoder()`.
-    public var decoder: JSONDecoder
-    /// How params are written. Default ``EncodingOptions/default``.
-    public var encoding: EncodingOptions
-    /// Which responses count as success. Default ``Validation/successfulStatusCodes``.
-    public var validation: Validation
-    /// Idle timeout: the longest time without any bytes arriving. Default `nil`: the session
-    /// configuration's `timeoutIntervalForRequest` (60 s by default).
-    public var timeout: Duration?
-    /// Total deadline for a whole request, from send to last byte (over all redirects). Default
-    /// `nil`: none. Zero or less makes every call throw ``NetLayerError/Code/invalidValue``; more
-    /// than ``Timeouts/maximum`` is clamped to it (as for ``timeout``).
-    public var resourceTimeout: Duration?
-    /// How redirects are followed. Default ``RedirectPolicy/default``.
-    public var redirects: RedirectPolicy
-    /// Prints every request and response. Default `false`.
-    public var debug: Bool
-    /// Where debug lines go. Default ``LogSink/standardOutput``.
-    public var log: LogSink
-    /// Which header and param names debug output and `curl` commands hide. Default
-    /// ``Redaction/default``.
-    public var redaction: Redaction
-
-    /// Sorted keys, so the same value always encodes to the same bytes; slashes unescaped.
-    public static var defaultEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// Creates options; every argument has the default documented on its property.
-    public init(
-        encoder: JSONEncoder = ResourceOptions.defaultEncoder,
-        decoder: JSONDecoder = JSONDecoder(),
-        encoding: EncodingOptions = .default,
-        validation: Validation = .successfulStatusCodes,
-        timeout: Duration? = nil,
-        resourceTimeout: Duration? = nil,
-        redirects: RedirectPolicy = .default,
-        debug: Bool = false,
-        log: LogSink = .standardOutput,
-        redaction: Redaction = .default
-    ) {
-        self.encoder = encoder
-        self.decoder = decoder
-        self.encoding = encoding
-        self.validation = validation
-        self.timeout = timeout
-        self.resourceTimeout = resourceTimeout
-        self.redirects = redirects
-        self.debug = debug
-        self.log = log
-        self.redaction = redaction
     }
 }

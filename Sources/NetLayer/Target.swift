@@ -44,17 +44,27 @@ open class Target: @unchecked Sendable {
         self.paramValues = mergeParams(params)
     }
 
+    /// A reason every call of this target fails (a ``ResourceTarget`` given the wrong resource).
+    var problem: NetLayerError? { nil }
+
+    /// Turns this target's unacceptable responses into the service's own error; it wins over the
+    /// resource's ``ResourceOptions/errorMapping``. Default `nil`: the resource's. Override it in a
+    /// subclass: `override var errorMapping: ErrorMapping? { .decoding(UploadError.self) }`.
+    open var errorMapping: ErrorMapping? { nil }
+
     /// Describes one call. Nothing is validated or sent until an `execute` or `response` method of
     /// the returned executor is awaited; every mistake is thrown from there as a ``NetLayerError``.
     /// - Parameters:
     ///   - method: Default `.get`.
-    ///   - subpath: Appended to the target's path with one `/`, may hold tokens. Default none.
+    ///   - subpath: Appended to the target's path with one `/`, may hold tokens. Default none. An
+    ///     absolute URL (`https://…`, `//host/…`) is refused with ``NetLayerError/Code/invalidURL``;
+    ///     follow one with ``makeExecutor(url:method:headers:params:body:files:placement:timeout:resourceTimeout:redirects:)``.
     ///   - pathParts: Values for the path tokens, keyed `"id"` or `":id"`. Default none.
     ///   - headers: Headers of this call; they override the target's and resource's per name.
     ///   - params: Params of this call; they override the target's and resource's per key.
     ///   - body: An explicit body; params then go to the query. Default none.
     ///   - files: Files for a multipart body, keyed by field name. Default none.
-    ///   - encoding: Where params go. Default ``ParamEncoding/automatic``.
+    ///   - placement: Where params go. Default ``ParamPlacement/automatic``.
     ///   - timeout: Idle timeout of this call. Default: the resource's.
     ///   - resourceTimeout: Total deadline of this call. Default: the resource's.
     ///   - redirects: How this call follows redirects. Default: the resource's
@@ -67,7 +77,7 @@ open class Target: @unchecked Sendable {
         params: Params = [:],
         body: Body? = nil,
         files: [String: FilePart] = [:],
-        encoding: ParamEncoding = .automatic,
+        placement: ParamPlacement = .automatic,
         timeout: Duration? = nil,
         resourceTimeout: Duration? = nil,
         redirects: RedirectPolicy? = nil
@@ -78,17 +88,18 @@ open class Target: @unchecked Sendable {
             path: URLBuilder.join(path, subpath),
             subpath: subpath,
             pathParts: pathParts,
-            targetHeaders: headerFields,
+            targetHeaders: problem.map { .failure($0) } ?? headerFields,
             targetParams: paramValues,
             headers: headers,
             params: params,
             body: body,
             files: files,
-            encoding: encoding,
+            placement: placement,
             timeout: timeout ?? resource.options.timeout,
             resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout,
             callResourceTimeout: resourceTimeout,
-            redirectPolicy: redirects ?? resource.options.redirects
+            redirectPolicy: redirects ?? resource.options.redirects,
+            errorMapping: errorMapping ?? resource.options.errorMapping
         )
     }
 }

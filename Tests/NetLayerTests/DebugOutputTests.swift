@@ -24,20 +24,24 @@ extension WireTests {
             #expect(book.id == 7)
             let printed = lines.lines
             let url = "http://\(server.hostAndPort)/v1\(path)"
-            try #require(printed.count == 7, "\(printed)")
+            // The compact block: no params or multipart lines (params are in the URL or the body), and
+            // the response's own headers.
+            try #require(printed.count == 6, "\(printed)")
             #expect(printed[0] == "[NetLayer] → POST \(url)?api_key=<redacted>&locale=en")
             #expect(
                 printed[1]
                     == "[NetLayer]   headers: Accept: application/json · Authorization: <redacted> · Content-Type: application/json"
             )
-            #expect(printed[2] == "[NetLayer]   params: api_key=<redacted>&locale=en")
-            #expect(printed[3] == #"[NetLayer]   body: {"tags":[],"title":"Dune"} (26 bytes)"#)
-            #expect(printed[4] == "[NetLayer]   multipart: false")
+            #expect(printed[2] == #"[NetLayer]   body: {"tags":[],"title":"Dune"} (26 bytes)"#)
             #expect(
-                printed[5].range(
+                printed[3].range(
                     of: #"^\[NetLayer\] ← 201 Created · \d+\.\d ms · 23 bytes$"#, options: .regularExpression)
-                    != nil, "\(printed[5])")
-            #expect(printed[6] == #"[NetLayer]   {"id":7,"title":"Dune"}"#)
+                    != nil, "\(printed[3])")
+            // Sorted by name, as the request's (Linux adds `Connection: close` to a POST's exchange).
+            #expect(printed[4].hasPrefix("[NetLayer]   headers: "))
+            #expect(printed[4].hasSuffix("Content-Length: 23 · Content-Type: application/json"))
+            #expect(printed[5] == #"[NetLayer]   {"id":7,"title":"Dune"}"#)
+            #expect(!printed.contains { $0.contains("(none)") })
             let all = printed.joined(separator: "\n")
             #expect(!all.contains("s3cr3t") && !all.contains("hunter2"))
             // The secrets did reach the server.
@@ -81,13 +85,41 @@ extension WireTests {
             let api = TestAPI(
                 server: try Self.server.get(), options: ResourceOptions(debug: true, log: lines.sink))
             try await api.target(uniquePath()).makeExecutor(
-                method: .post, params: ["caption": "c"],
+                method: .post, params: ["caption": "c", "token": "t0k3n-value"],
                 files: ["cover": .data(Data([0, 1, 2]), filename: "c.png")]
             ).execute()
             let body = try #require(lines.lines.first { $0.hasPrefix("[NetLayer]   body: ") })
             #expect(
-                body.hasPrefix("[NetLayer]   body: fields [caption=c] files [cover: c.png (image/png)] ("))
-            #expect(lines.lines.contains("[NetLayer]   multipart: true"))
+                body.range(
+                    of:
+                        #"^\[NetLayer\]   body: multipart \(\d+ bytes\) · caption: c · token: <redacted> · cover: file c\.png \(image/png\)$"#,
+                    options: .regularExpression) != nil, "\(body)")
+            // Never as a query string, and the secret field's value appears nowhere.
+            #expect(!lines.lines.contains { $0.contains("caption=c") || $0.contains("multipart: ") })
+            #expect(!lines.lines.joined().contains("t0k3n-value"))
+        }
+
+        @Test func aGetWithoutHeadersPrintsOnlyTheLinesItHas() async throws {
+            let lines = LineCollector()
+            let server = try Self.server.get()
+            let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+            let path = uniquePath()
+            server.route(path) { _ in
+                TestResponse(
+                    status: 200, headers: [("X-Api-Key", "abc123"), ("X-Request-Id", "r-1")],
+                    body: Data())
+            }
+            try await api.target(path).makeExecutor(params: ["q": "1"]).execute()
+            let printed = lines.lines
+            try #require(printed.count == 3, "\(printed)")
+            #expect(printed[0] == "[NetLayer] → GET http://\(server.hostAndPort)\(path)?q=1")
+            #expect(printed[1].hasPrefix("[NetLayer] ← 200 OK · ") && printed[1].hasSuffix(" · 0 bytes"))
+            // Response headers are shown, redacted as request headers are. (Not `Set-Cookie`: the
+            // shared session would store it and send it with other suites' requests.)
+            #expect(
+                printed[2]
+                    == "[NetLayer]   headers: Content-Length: 0 · X-Api-Key: <redacted> · X-Request-Id: r-1")
+            #expect(!printed.joined().contains("abc123"))
         }
 
         @Test func curlDescriptionRedactsSecrets() throws {

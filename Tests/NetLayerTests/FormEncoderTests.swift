@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Form and query encoding")
 struct FormEncoderTests {
-    private func encode(_ params: Params, _ options: EncodingOptions = .default) -> String {
+    private func encode(_ params: Params, _ options: ParamStyle = .default) -> String {
         FormEncoder(options: options).encode(mergeParams(params))
     }
 
@@ -24,11 +24,11 @@ struct FormEncoderTests {
     }
 
     @Test func arraysWithoutBrackets() {
-        #expect(encode(["k": ["a", "b"]], EncodingOptions(arrays: .noBrackets)) == "k=a&k=b")
+        #expect(encode(["k": ["a", "b"]], ParamStyle(arrays: .noBrackets)) == "k=a&k=b")
     }
 
     @Test func arraysWithIndexes() {
-        #expect(encode(["k": ["a", "b"]], EncodingOptions(arrays: .indexed)) == "k%5B0%5D=a&k%5B1%5D=b")
+        #expect(encode(["k": ["a", "b"]], ParamStyle(arrays: .indexed)) == "k%5B0%5D=a&k%5B1%5D=b")
     }
 
     @Test func nestedDictionariesUseSubscripts() {
@@ -42,7 +42,7 @@ struct FormEncoderTests {
 
     @Test func boolsAreLiteralOrNumeric() {
         #expect(encode(["a": true, "b": false]) == "a=true&b=false")
-        #expect(encode(["a": true, "b": false], EncodingOptions(bools: .numeric)) == "a=1&b=0")
+        #expect(encode(["a": true, "b": false], ParamStyle(bools: .numeric)) == "a=1&b=0")
     }
 
     @Test func nilIsDropped() {
@@ -87,8 +87,8 @@ struct FormEncoderTests {
             "z": [["id": 1, "t": ["x", "y"]] as ParamValue] as [ParamValue],
             "a b": ["k[1]": "v w", "n": [1, 2]] as ParamValue, "e": "", "f": false,
         ]
-        for arrays in [EncodingOptions.ArrayEncoding.brackets, .noBrackets, .indexed] {
-            let encoder = FormEncoder(options: EncodingOptions(arrays: arrays))
+        for arrays in [ParamStyle.ArrayEncoding.brackets, .noBrackets, .indexed] {
+            let encoder = FormEncoder(options: ParamStyle(arrays: arrays))
             let values = mergeParams(params)
             let expected = encoder.pairs(values).map { pair in
                 [pair.name, pair.value].map {
@@ -114,7 +114,7 @@ struct FormEncoderTests {
 
 @Suite("JSON params")
 struct JSONParamsTests {
-    private func json(_ params: Params, nulls: EncodingOptions.NullEncoding = .drop) throws -> String {
+    private func json(_ params: Params, nulls: ParamStyle.NullEncoding = .drop) throws -> String {
         String(decoding: try JSONParams.encode(mergeParams(params), nulls: nulls), as: UTF8.self)
     }
 

@@ -265,7 +265,7 @@ extension WireTests {
                 target.makeExecutor(pathParts: ["id": 1], params: ["x": number]),
                 target.makeExecutor(method: .post, pathParts: ["id": 1], params: ["x": nested]),
                 target.makeExecutor(
-                    method: .post, pathParts: ["id": 1], params: ["x": number], encoding: .json),
+                    method: .post, pathParts: ["id": 1], params: ["x": number], placement: .json),
                 target.makeExecutor(
                     method: .post, pathParts: ["id": 1], params: ["x": number],
                     files: ["f": .data(Data(), filename: "f")]),
@@ -382,9 +382,9 @@ extension WireTests.HardeningInputTests {
             target.makeExecutor(params: ["deep": nested(65)]), code: .encodingFailed, server: server,
             path: path)
         _ = await expectRefused(
-            target.makeExecutor(method: .post, params: ["deep": nested(10_000)], encoding: .json),
+            target.makeExecutor(method: .post, params: ["deep": nested(10_000)], placement: .json),
             code: .encodingFailed, server: server, path: path)
-        try await target.makeExecutor(method: .post, params: ["deep": nested(64)], encoding: .json).execute()
+        try await target.makeExecutor(method: .post, params: ["deep": nested(64)], placement: .json).execute()
         #expect(server.requests(path: path).count == 1)
     }
 }

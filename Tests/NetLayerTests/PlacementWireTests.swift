@@ -67,7 +67,7 @@ extension WireTests {
         @Test func jsonEncodingOptionMakesAJSONBody() async throws {
             let api = TestAPI(server: try Self.server.get())
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .put, params: ["x": [1, 2]], encoding: .json)
+            try await api.target(path).makeExecutor(method: .put, params: ["x": [1, 2]], placement: .json)
                 .execute()
             let request = try received(path)
             #expect(request.bodyString == #"{"x":[1,2]}"#)
@@ -235,7 +235,7 @@ extension WireTests {
         @Test func explicitFormEncodingReplacesAResourceJSONType() async throws {
             let api = TestAPI(server: try Self.server.get(), headers: ["Content-Type": "application/json"])
             let path = uniquePath()
-            try await api.target(path).makeExecutor(method: .post, params: ["a": 1], encoding: .form)
+            try await api.target(path).makeExecutor(method: .post, params: ["a": 1], placement: .form)
                 .execute()
             let request = try received(path)
             #expect(request.headerValues("Content-Type") == ["application/x-www-form-urlencoded"])
@@ -247,7 +247,7 @@ extension WireTests {
             let path = uniquePath()
             try await api.target(path).makeExecutor(
                 method: .post, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                params: ["a": 1], encoding: .json
+                params: ["a": 1], placement: .json
             ).execute()
             let request = try received(path)
             #expect(request.headerValues("Content-Type") == ["application/json"])

@@ -77,7 +77,7 @@ extension WireTests {
                     executor = api.target(path).makeExecutor(
                         method: .patch,
                         params: ["user": ["password": secret, "name": "n"] as ParamValue, "pad": pad],
-                        encoding: .json)
+                        placement: .json)
                 case .multipartField:
                     executor = api.target(path).makeExecutor(
                         method: .post, params: ["token": secret, "pad": pad],

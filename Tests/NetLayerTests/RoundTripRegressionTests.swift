@@ -52,7 +52,7 @@ extension WireTests {
             let query = try #require(server.requests(path: path).first?.rawQuery)
             #expect(query == "k%5B0%5D%5Ba%5D=1&k%5B1%5D%5B%5D=2&k%5B1%5D%5B%5D=3&s%5B%5D=x")
             try await TestAPI(server: server).target(path).makeExecutor(
-                method: .post, params: ["k": value], encoding: .json
+                method: .post, params: ["k": value], placement: .json
             )
             .execute()
             #expect(server.requests(path: path).last?.bodyString == #"{"k":[{"a":1},[2,3]]}"#)
@@ -70,7 +70,7 @@ extension WireTests {
                 .execute()
             #expect(server.requests(path: path).last?.bodyString == "x=1")
             try await TestAPI(server: server).target(path).makeExecutor(
-                method: .post, params: params, encoding: .json
+                method: .post, params: params, placement: .json
             )
             .execute()
             #expect(server.requests(path: path).last?.bodyString == #"{"d":{},"e":[],"n":[[]],"x":1}"#)

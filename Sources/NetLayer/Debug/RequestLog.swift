@@ -8,7 +8,6 @@ import Foundation
 struct RequestLog {
     private let sink: LogSink
     private let redactor: Redactor
-    private let encoding: EncodingOptions
     /// Longest body text printed before it is cut.
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
@@ -16,22 +15,24 @@ struct RequestLog {
     init(_ options: ResourceOptions, redactor: Redactor) {
         sink = options.log
         self.redactor = redactor
-        encoding = options.encoding
     }
 
+    /// The request: its line, its headers (when it has any) and its body (when it has one). Params
+    /// are not printed on their own: they are in the URL's query or in the body, as sent.
     func request(_ prepared: PreparedRequest) {
-        let headers = prepared.headers.sorted.map {
-            "\($0.name): \(redactor.headerValue($0.value, for: $0.name))"
+        var lines = ["\(Self.prefix) → \(prepared.method) \(redactor.url(prepared.url))"]
+        if let headers = headerLine(prepared.headers.sorted) { lines.append(headers) }
+        if let body = Self.describeBody(prepared, redactor: redactor) {
+            lines.append("\(Self.prefix)   body: \(body)")
         }
-        let params = redactor.mask(
-            redactor.redaction.formText(FormEncoder(options: encoding).encode(prepared.params)))
-        sink.block([
-            "\(Self.prefix) → \(prepared.method) \(redactor.url(prepared.url))",
-            "\(Self.prefix)   headers: \(headers.isEmpty ? "(none)" : headers.joined(separator: " · "))",
-            "\(Self.prefix)   params: \(params.isEmpty ? "(none)" : params)",
-            "\(Self.prefix)   body: \(Self.describeBody(prepared, redactor: redactor))",
-            "\(Self.prefix)   multipart: \(prepared.placement == .multipart)",
-        ])
+        sink.block(lines)
+    }
+
+    /// `  headers: A: 1 · B: <redacted>`, or nil when there are none.
+    private func headerLine(_ fields: [HeaderField]) -> String? {
+        guard !fields.isEmpty else { return nil }
+        let text = fields.map { "\($0.name): \(redactor.headerValue($0.value, for: $0.name))" }
+        return "\(Self.prefix)   headers: \(text.joined(separator: " · "))"
     }
 
     /// A redirect NetLayer followed.
@@ -46,6 +47,7 @@ struct RequestLog {
         var lines = [
             "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"
         ]
+        if let headers = headerLine(response.headerFields.sorted) { lines.append(headers) }
         if !data.isEmpty {
             let isJSON = response.headerFields["Content-Type"].map(MediaType.isJSON) ?? false
             let text =
@@ -60,9 +62,11 @@ struct RequestLog {
     func streamed(_ response: ResponseHead, duration: Duration) {
         let status = response.statusCode
         let size = response.contentLength.map { "\($0) bytes" } ?? "length unknown"
-        sink.block([
+        var lines = [
             "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · streamed, \(size)"
-        ])
+        ]
+        if let headers = headerLine(response.headerFields.sorted) { lines.append(headers) }
+        sink.block(lines)
     }
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
@@ -80,22 +84,24 @@ struct RequestLog {
         text.count <= bodyLimit ? text : String(text.prefix(bodyLimit)) + "… (\(total) bytes in all)"
     }
 
-    /// The request body as printed: redacted form/JSON text, a multipart summary, text or a byte count.
-    static func describeBody(_ prepared: PreparedRequest, redactor: Redactor) -> String {
-        guard let length = prepared.request.body?.length, length > 0 else { return "(none)" }
+    /// The request body as printed: redacted form/JSON text, a multipart summary, text or a byte
+    /// count; nil when there is none.
+    static func describeBody(_ prepared: PreparedRequest, redactor: Redactor) -> String? {
+        guard let length = prepared.request.body?.length, length > 0 else { return nil }
         let size = "(\(length) bytes)"
         let body = prepared.body ?? Data()
         let redaction = redactor.redaction
         switch prepared.placement {
         case .multipart:
+            // Each part as a person reads a form: `name: value` for fields, `name: file (type)` for
+            // files; never as a query string, which is not what was sent.
             let fields = prepared.multipartFields.map {
-                "\($0.name)=\(redaction.isSecret($0.name) ? redaction.placeholder : redactor.mask($0.value))"
+                "\($0.name): \(redaction.isSecret($0.name) ? redaction.placeholder : redactor.mask($0.value))"
             }
             let files = FormEncoder.sortedKeys(prepared.files).compactMap { name in
-                prepared.files[name].map { "\(name): \($0.filename) (\($0.contentType))" }
+                prepared.files[name].map { "\(name): file \($0.filename) (\($0.contentType))" }
             }
-            return redactor.mask(
-                "fields [\(fields.joined(separator: ", "))] files [\(files.joined(separator: ", "))] \(size)")
+            return redactor.mask((["multipart \(size)"] + fields + files).joined(separator: " · "))
         case .form, .json, .query:
             guard prepared.body != nil else { return "<\(length) bytes from a file>" }
             if let text = redactedText(prepared, redaction: redaction) {

@@ -79,18 +79,3 @@ public struct FilePart: Sendable {
             contentType: contentType ?? MediaType.guess(forFilename: filename))
     }
 }
-
-/// How params are placed when the method and headers alone should not decide.
-public enum ParamEncoding: Sendable, Hashable {
-    /// The placement table of the design: query for GET/HEAD/DELETE/OPTIONS, else a form body, or
-    /// a JSON body when the merged `Content-Type` is JSON; multipart when files are given.
-    case automatic
-    /// Always in the query string.
-    case query
-    /// A `application/x-www-form-urlencoded` body (query for methods that cannot carry a body).
-    case form
-    /// A JSON object body.
-    case json
-    /// A `multipart/form-data` body even without files.
-    case multipart
-}

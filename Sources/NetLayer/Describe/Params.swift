@@ -11,9 +11,9 @@ public typealias Params = [String: any ParamConvertible]
 /// Numbers are kept as their exact decimal text, so `Decimal` and `UInt64` survive unchanged.
 public enum ParamValue: Sendable, Hashable {
     /// No value: dropped from queries, forms and multipart; dropped from JSON unless
-    /// ``EncodingOptions/NullEncoding/null`` is chosen.
+    /// ``ParamStyle/NullEncoding/null`` is chosen.
     case null
-    /// A boolean, written `true`/`false` (or `1`/`0`, see ``EncodingOptions/BoolEncoding``).
+    /// A boolean, written `true`/`false` (or `1`/`0`, see ``ParamStyle/BoolEncoding``).
     case bool(Bool)
     /// A number as decimal text, for example `"42"` or `"3.5"`.
     case number(String)
@@ -165,7 +165,7 @@ extension Dictionary: ParamConvertible where Key == String, Value: ParamConverti
 
 extension ParamValue {
     /// The text of a scalar value (`nil` for null, arrays and dictionaries).
-    func scalarText(bools: EncodingOptions.BoolEncoding) -> String? {
+    func scalarText(bools: ParamStyle.BoolEncoding) -> String? {
         switch self {
         case .string(let text), .number(let text): text
         case .bool(let flag):

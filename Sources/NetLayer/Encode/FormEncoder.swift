@@ -7,7 +7,7 @@ import Foundation
 /// `nil` is dropped (a `nil` array element too, and the indexes after it close up, as in JSON). An
 /// empty array or dictionary has no form representation and is omitted (JSON keeps `[]` and `{}`).
 struct FormEncoder: Sendable {
-    var options: EncodingOptions
+    var options: ParamStyle
 
     /// The params as (name, text) pairs, names still unencoded (`tags[]`, `filter[min]`).
     func pairs(_ params: [String: ParamValue]) -> [(name: String, value: String)] {

@@ -3,7 +3,7 @@ import Foundation
 /// Writes params as one JSON object with keys in byte order, using the same value mapping as forms.
 enum JSONParams {
     /// - Throws: ``NetLayerError`` `.encodingFailed` for a non-finite number.
-    static func encode(_ params: [String: ParamValue], nulls: EncodingOptions.NullEncoding)
+    static func encode(_ params: [String: ParamValue], nulls: ParamStyle.NullEncoding)
         throws(NetLayerError) -> Data
     {
         var output: [UInt8] = []
@@ -13,7 +13,7 @@ enum JSONParams {
     }
 
     private static func write(
-        _ value: ParamValue, path: String, nulls: EncodingOptions.NullEncoding, into output: inout [UInt8]
+        _ value: ParamValue, path: String, nulls: ParamStyle.NullEncoding, into output: inout [UInt8]
     ) throws(NetLayerError) {
         switch value {
         case .null:

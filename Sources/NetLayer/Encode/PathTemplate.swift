@@ -5,7 +5,8 @@
 /// encoded as exactly one path segment, and substitution happens once: literal text is never touched.
 enum PathTemplate {
     /// Returns the template with every token replaced.
-    /// - Throws: ``NetLayerError`` `.missingPathParts` for tokens without a value,
+    /// - Throws: ``NetLayerError`` `.missingPathParts` for tokens without a value (naming the
+    ///   unknown keys too, with a near miss suggested),
     ///   `.unknownPathParts` for values naming no token, `.invalidPathPart` for an empty, `.` or `..`
     ///   value, a non-finite number, one that is not a scalar, or a key given twice (`id` and `:id`).
     static func fill(_ template: String, with parts: [String: any ParamConvertible]) throws(NetLayerError)
@@ -81,9 +82,11 @@ enum PathTemplate {
             atSegmentStart = byte == UInt8(ascii: "/")
             index += 1
         }
-        if !missing.isEmpty { throw .missingPathParts(missing.sorted(), template: template) }
-        let unknown = values.keys.filter { !used.contains($0) && values[$0] != .null }
-        if !unknown.isEmpty { throw .unknownPathParts(unknown.sorted(), template: template) }
+        let unknown = values.keys.filter { !used.contains($0) && values[$0] != .null }.sorted()
+        if !missing.isEmpty {
+            throw .missingPathParts(missing.sorted(), unknown: unknown, template: template)
+        }
+        if !unknown.isEmpty { throw .unknownPathParts(unknown, template: template) }
         return String(decoding: output, as: UTF8.self)
     }
 

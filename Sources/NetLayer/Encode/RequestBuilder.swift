@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Where the merged params of a call ended up.
-enum ParamPlacement: Sendable {
+enum ResolvedPlacement: Sendable {
     case query, form, json, multipart
 }
 
@@ -17,7 +17,7 @@ struct PreparedRequest: Sendable {
     var url: URL
     var headers: HeaderFields
     var params: [String: ParamValue]
-    var placement: ParamPlacement
+    var placement: ResolvedPlacement
     /// The body when it is in memory (for printing); `nil` for none or a file-backed body.
     var body: Data?
     var files: [String: FilePart]
@@ -39,23 +39,33 @@ extension Executor {
         if subpath.utf8.contains(UInt8(ascii: "#")) {
             throw .invalidURL(part: "subpath", value: subpath, reason: "it contains '#'")
         }
-        let filledPath = try PathTemplate.fill(path, with: pathParts)
+        try FollowURL.refuseAbsolute(subpath, part: "subpath")
+        let filledPath: String
+        if absoluteURL == nil {
+            try FollowURL.refuseAbsolute(path, part: "path")
+            filledPath = try PathTemplate.fill(path, with: pathParts)
+        } else {
+            filledPath = try PathTemplate.fill("", with: pathParts)  // any path part is unknown here
+        }
         var headerFields = try resource.defaultHeaderFields.get()
         headerFields.merge(try targetHeaders.get())
         try headerFields.merge(headers)
-        var merged = resource.defaultParamValues
-        for (key, value) in targetParams { merged[key] = value }
+        // A followed URL that carries a query came from the server with its params in it; the
+        // resource's and target's are not added a second time.
+        let followsQuery = absoluteURL?.query != nil
+        var merged = followsQuery ? [:] : resource.defaultParamValues
+        if !followsQuery { for (key, value) in targetParams { merged[key] = value } }
         for (key, value) in params { merged[key] = value.paramValue }
         try ParamCheck.numbers(in: merged)
         let contentType = headerFields["Content-Type"]
-        let placement = try placeParams(contentType: contentType)
-        let form = FormEncoder(options: resource.options.encoding)
+        let resolved = try placeParams(contentType: contentType)
+        let form = FormEncoder(options: resource.options.paramStyle)
         let hasParams = merged.values.contains { $0 != .null }
 
         var bodyData: Data?
         var fileBody: RequestBody?
         var multipartFields: [(name: String, value: String)] = []
-        switch placement {
+        switch resolved {
         case .query:
             if let body {
                 let encoded = try encode(body, headers: &headerFields)
@@ -67,9 +77,9 @@ extension Executor {
                 let text = form.encode(merged)
                 if !text.isEmpty {
                     bodyData = Data(text.utf8)
-                    // An explicit `encoding: .form` beats a JSON type set at some level: the label must
+                    // An explicit `placement: .form` beats a JSON type set at some level: the label must
                     // match the bytes.
-                    if contentType == nil || (encoding == .form && contentType.map(MediaType.isJSON) == true)
+                    if contentType == nil || (placement == .form && contentType.map(MediaType.isJSON) == true)
                     {
                         headerFields.set("Content-Type", MediaType.form)
                     }
@@ -77,8 +87,8 @@ extension Executor {
             }
         case .json:
             if hasParams {
-                bodyData = try JSONParams.encode(merged, nulls: resource.options.encoding.nulls)
-                // Likewise an explicit `encoding: .json` replaces a non-JSON type.
+                bodyData = try JSONParams.encode(merged, nulls: resource.options.paramStyle.nulls)
+                // Likewise an explicit `placement: .json` replaces a non-JSON type.
                 if !(contentType.map(MediaType.isJSON) ?? false) {
                     headerFields.set("Content-Type", MediaType.json)
                 }
@@ -92,22 +102,27 @@ extension Executor {
             headerFields.set("Content-Type", encoder.contentType)
         }
 
-        let query = placement == .query ? form.encode(merged) : ""
-        let url = try URLBuilder.url(base: base, path: filledPath, query: query)
+        let query = resolved == .query ? form.encode(merged) : ""
+        let url: URL
+        if let absoluteURL {
+            url = try FollowURL.url(absoluteURL, base: base, query: query)
+        } else {
+            url = try URLBuilder.url(base: base, path: filledPath, query: query)
+        }
         let request = TransportRequest(
             method: method, url: url, headerFields: headerFields,
             body: fileBody ?? bodyData.map(RequestBody.init))
         return PreparedRequest(
             request: request, method: method, url: url, headers: headerFields, params: merged,
-            placement: placement, body: bodyData, files: files, multipartFields: multipartFields,
+            placement: resolved, body: bodyData, files: files, multipartFields: multipartFields,
             timeouts: timeouts)
     }
 
-    private func placeParams(contentType: String?) throws(NetLayerError) -> ParamPlacement {
+    private func placeParams(contentType: String?) throws(NetLayerError) -> ResolvedPlacement {
         let wantsMultipart =
-            !files.isEmpty || encoding == .multipart || (contentType.map(MediaType.isMultipart) ?? false)
+            !files.isEmpty || placement == .multipart || (contentType.map(MediaType.isMultipart) ?? false)
         if body != nil {
-            if !files.isEmpty || encoding == .multipart {
+            if !files.isEmpty || placement == .multipart {
                 throw .unsupportedBody(
                     "a call cannot have both `body:` and multipart files; put the data in `files:` instead")
             }
@@ -122,12 +137,13 @@ extension Executor {
             }
             return .multipart
         }
-        if encoding == .query || method.forbidsBody { return .query }
-        if encoding == .json { return .json }
-        if encoding == .form { return .form }
+        if placement == .query || method.forbidsBody { return .query }
+        if placement == .json { return .json }
+        if placement == .form { return .form }
         if method.sendsParamsInQuery { return .query }
         if let contentType, MediaType.isJSON(contentType) { return .json }
-        return .form
+        if let contentType, MediaType.isForm(contentType) { return .form }
+        return resource.options.bodyParams == .json ? .json : .form
     }
 
     private func encode(_ body: Body, headers: inout HeaderFields) throws(NetLayerError) -> RequestBody {

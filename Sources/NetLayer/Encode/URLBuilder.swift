@@ -17,7 +17,9 @@ enum URLBuilder {
         if host.isEmpty { throw .invalidURL(part: "domain", value: domain, reason: "it is empty") }
         if host.contains("://") {
             throw .invalidURL(
-                part: "domain", value: domain, reason: "give the scheme as `protocol:`, not in the domain")
+                part: "domain", value: domain,
+                reason:
+                    "it includes a scheme; pass the scheme as `protocol:` and the host alone as the domain")
         }
         if host.first == "/" {
             throw .invalidURL(part: "domain", value: domain, reason: "it starts with '/'")

@@ -12,13 +12,20 @@ extension Executor {
     /// itself (not the resource's default), and then spans every reconnection.
     ///
     /// Breaking out of the loop (or cancelling the task) closes the connection at once, and no
-    /// reconnection follows. An event received before the first iteration is kept.
+    /// reconnection follows. An event received before the first iteration is kept. After the
+    /// stream threw, it stays ended: asking for more gives `nil` and opens no new connection.
+    ///
+    /// A reconnection resends the last event ID as `Last-Event-ID`. An `id:` with a NUL is ignored
+    /// (as the standard says); one with another control character cannot be a header value
+    /// (DESIGN §17), so such a stream ends at its reconnection with `.invalidHeader` instead of
+    /// reconnecting without the ID.
     /// - Parameters:
     ///   - reconnection: Reconnect when the stream ends or drops (with `Last-Event-ID`, after the
     ///     server's `retry:` time). Default `nil`: the stream ends when the response does.
     ///   - maximumEventSize: The longest event data or line accepted, in bytes. Default 16 MiB.
     ///   - debug: Print each request and response head. Default `false`.
-    /// - Throws: ``NetLayerError``: `.unacceptableStatus` (with the body), or
+    /// - Throws: ``NetLayerError`` (or the mapped error of an unacceptable response, when an
+    ///   ``ErrorMapping`` applies, also after a reconnection): `.unacceptableStatus` (with the body), or
     ///   `.unacceptableContentType` when the response is not `text/event-stream`; while iterating,
     ///   `.responseTooLarge` past `maximumEventSize` and the transfer's errors.
     public func events(
@@ -26,8 +33,8 @@ extension Executor {
     ) async throws -> ResponseStream<ServerSentEvent> {
         let reader = EventReader(
             executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
-        try await reader.start()
-        return ResponseStream(next: { try await reader.next() }, stop: { reader.stop() })
+        try await mappingErrors { try await reader.start() }
+        return ResponseStream(next: mappingErrors(of: { try await reader.next() }), stop: { reader.stop() })
     }
 
     /// Sends the call and decodes each event's `data` as JSON with the resource's decoder, as
@@ -55,17 +62,17 @@ extension Executor {
     ) async throws -> ResponseStream<Model> {
         let reader = EventReader(
             executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
-        try await reader.start()
+        try await mappingErrors { try await reader.start() }
         let decoder = resource.options.decoder
         return ResponseStream(
-            next: {
+            next: mappingErrors(of: {
                 guard let event = try await reader.next() else { return nil }
                 if let endMarker, event.data == endMarker {
                     reader.stop()
                     return nil
                 }
                 return try reader.decode(model, from: event, with: decoder)
-            }, stop: { reader.stop() })
+            }), stop: { reader.stop() })
     }
 
     /// Whether the target or this call set header `name` (a resource default does not count).

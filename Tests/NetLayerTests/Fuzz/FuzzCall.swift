@@ -26,11 +26,11 @@ enum FuzzCall {
         for file in fuzzCase.files {
             files[file.field] = .data(Data(file.data), filename: file.filename, contentType: file.contentType)
         }
-        let encoding: ParamEncoding
+        let placement: ParamPlacement
         switch fuzzCase.encoding {
-        case .automatic: encoding = .automatic
-        case .json: encoding = .json
-        case .multipart: encoding = .multipart
+        case .automatic: placement = .automatic
+        case .json: placement = .json
+        case .multipart: placement = .multipart
         }
         return target.makeExecutor(
             method: HTTPMethod(rawValue: fuzzCase.method),
@@ -39,7 +39,7 @@ enum FuzzCall {
             params: params(fuzzCase.params),
             body: fuzzCase.body.map { .data(Data($0.data), contentType: $0.contentType) },
             files: files,
-            encoding: encoding,
+            placement: placement,
             timeout: .seconds(10),
             resourceTimeout: .seconds(20))
     }

@@ -45,7 +45,7 @@ struct FuzzCase: Sendable {
     }
 }
 
-/// The `encoding:` argument.
+/// The `placement:` argument.
 enum FuzzEncoding: String, Sendable {
     case automatic, json, multipart
 }
@@ -137,7 +137,7 @@ extension FuzzCase {
             }
             arguments.append("files: [" + parts.joined(separator: ", ") + "]")
         }
-        if encoding != .automatic { arguments.append("encoding: .\(encoding.rawValue)") }
+        if encoding != .automatic { arguments.append("placement: .\(encoding.rawValue)") }
         lines += arguments.enumerated().map { index, argument in
             "    " + argument + (index == arguments.count - 1 ? "" : ",")
         }

@@ -27,14 +27,14 @@ struct FuzzGenerator: Sendable {
             fuzzCase.method = random.pick(FuzzCase.queryMethods)
         case 1:  // form
             fuzzCase.method = random.pick(FuzzCase.bodyMethods)
-        case 2:  // JSON, by a Content-Type at some level or by `encoding: .json`
+        case 2:  // JSON, by a Content-Type at some level or by `placement: .json`
             fuzzCase.method = random.pick(FuzzCase.bodyMethods)
             if random.chance(0.5) {
                 fuzzCase.encoding = .json
             } else {
                 fuzzCase.headers.append(contentType(random.pick(Self.jsonTypes), &random))
             }
-        case 3:  // multipart: files, or `encoding: .multipart`; a caller's Content-Type loses
+        case 3:  // multipart: files, or `placement: .multipart`; a caller's Content-Type loses
             fuzzCase.method = random.pick(FuzzCase.bodyMethods)
             let count = random.chance(0.15) ? 0 : random.int(1...3)
             if count == 0 { fuzzCase.encoding = .multipart }

@@ -1,5 +1,7 @@
-/// How params are written in queries, forms, multipart field names and JSON.
-public struct EncodingOptions: Sendable, Hashable {
+/// How param values and names are spelled in queries, forms, multipart field names and JSON:
+/// array brackets, booleans, `nil` (``ResourceOptions/paramStyle``). Where params go is
+/// ``ParamPlacement``.
+public struct ParamStyle: Sendable, Hashable {
     /// How array params are named.
     public enum ArrayEncoding: Sendable, Hashable {
         /// `k[]=a&k[]=b`, the convention of Rails, PHP and most web frameworks. The default.
@@ -43,5 +45,9 @@ public struct EncodingOptions: Sendable, Hashable {
     }
 
     /// Brackets for arrays, `true`/`false`, `nil` left out: what most servers parse.
-    public static let `default` = EncodingOptions()
+    public static let `default` = ParamStyle()
 }
+
+/// The former name of ``ParamStyle``.
+@available(*, deprecated, renamed: "ParamStyle")
+public typealias EncodingOptions = ParamStyle

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Settings of a ``Resource`` beyond its address.
+public struct ResourceOptions: Sendable {
+    /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
+    public var encoder: JSONEncoder
+    /// Decodes models. Default `JSONDecoder()`.
+    public var decoder: JSONDecoder
+    /// How param values and names are spelled (array brackets, booleans, `nil`). Default
+    /// ``ParamStyle/default``.
+    public var paramStyle: ParamStyle
+    /// Which body a POST, PUT or PATCH puts its params in when no body, no files, no
+    /// `Content-Type` and no `placement:` decide it. Default ``BodyParamFormat/form``; a JSON API
+    /// sets ``BodyParamFormat/json`` so `makeExecutor(method: .patch, params: […])` sends JSON.
+    public var bodyParams: BodyParamFormat
+    /// Which responses count as success. Default ``Validation/successfulStatusCodes``.
+    public var validation: Validation
+    /// Idle timeout: the longest time without any bytes arriving. Default `nil`: the session
+    /// configuration's `timeoutIntervalForRequest` (60 s by default).
+    public var timeout: Duration?
+    /// Total deadline for a whole request, from send to last byte (over all redirects). Default
+    /// `nil`: none. Zero or less makes every call throw ``NetLayerError/Code/invalidValue``; more
+    /// than ``Timeouts/maximum`` is clamped to it (as for ``timeout``).
+    public var resourceTimeout: Duration?
+    /// How redirects are followed. Default ``RedirectPolicy/default``.
+    public var redirects: RedirectPolicy
+    /// Prints every request and response. Default `false`.
+    public var debug: Bool
+    /// Where debug lines go. Default ``LogSink/standardOutput``.
+    public var log: LogSink
+    /// Which header and param names debug output and `curl` commands hide. Default
+    /// ``Redaction/default``.
+    public var redaction: Redaction
+    /// Turns unacceptable responses of every call into the service's own error (a target's
+    /// ``Target/errorMapping`` wins). Default `nil`: ``NetLayerError`` is thrown.
+    public var errorMapping: ErrorMapping?
+
+    /// Sorted keys, so the same value always encodes to the same bytes; slashes unescaped.
+    public static var defaultEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Creates options; every argument has the default documented on its property.
+    public init(
+        encoder: JSONEncoder = ResourceOptions.defaultEncoder,
+        decoder: JSONDecoder = JSONDecoder(),
+        paramStyle: ParamStyle = .default,
+        bodyParams: BodyParamFormat = .form,
+        validation: Validation = .successfulStatusCodes,
+        timeout: Duration? = nil,
+        resourceTimeout: Duration? = nil,
+        redirects: RedirectPolicy = .default,
+        debug: Bool = false,
+        log: LogSink = .standardOutput,
+        redaction: Redaction = .default,
+        errorMapping: ErrorMapping? = nil
+    ) {
+        self.encoder = encoder
+        self.decoder = decoder
+        self.paramStyle = paramStyle
+        self.bodyParams = bodyParams
+        self.validation = validation
+        self.timeout = timeout
+        self.resourceTimeout = resourceTimeout
+        self.redirects = redirects
+        self.debug = debug
+        self.log = log
+        self.redaction = redaction
+        self.errorMapping = errorMapping
+    }
+
+    /// The former name of ``paramStyle``.
+    @available(*, deprecated, renamed: "paramStyle")
+    public var encoding: ParamStyle {
+        get { paramStyle }
+        set { paramStyle = newValue }
+    }
+
+    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:)``,
+    /// with `encoding:` for `paramStyle:`.
+    @available(*, deprecated, message: "`encoding:` is now `paramStyle:`")
+    public init(
+        encoder: JSONEncoder = ResourceOptions.defaultEncoder,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoding: ParamStyle,
+        validation: Validation = .successfulStatusCodes,
+        timeout: Duration? = nil,
+        resourceTimeout: Duration? = nil,
+        redirects: RedirectPolicy = .default,
+        debug: Bool = false,
+        log: LogSink = .standardOutput,
+        redaction: Redaction = .default
+    ) {
+        self.init(
+            encoder: encoder, decoder: decoder, paramStyle: encoding, validation: validation,
+            timeout: timeout,
+            resourceTimeout: resourceTimeout, redirects: redirects, debug: debug, log: log,
+            redaction: redaction)
+    }
+}
