@@ -33,6 +33,10 @@ let package = Package(
             dependencies: [
                 "BookstoreServer",
                 .product(name: "NetLayer", package: "NetLayer"),
+                // Docs/Integration.md's server recipe: a Hummingbird route that calls NetLayer.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

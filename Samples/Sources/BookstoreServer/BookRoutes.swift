@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// `/v1/books` and `/v1/books/:id`.
+/// `/v1/books` and `/v1/books/:id` (read, change, delete).
 struct BookRoutes {
     let store: BookStore
 
@@ -9,6 +9,7 @@ struct BookRoutes {
         group.get("books", use: list)
         group.post("books", use: create)
         group.get("books/:id", use: show)
+        group.patch("books/:id", use: update)
         group.delete("books/:id", use: delete)
     }
 
@@ -48,6 +49,29 @@ struct BookRoutes {
         var response = try JSONResponse.make(book, status: .created)
         response.headers[.location] = "/v1/books/\(book.id)"
         return response
+    }
+
+    /// `PATCH /v1/books/:id` with a JSON object of the fields to change (`title`, `author`, `year`);
+    /// 415 for any other body type, 404 when there is no such book, 422 for a blank title.
+    @Sendable func update(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let id = try Self.bookID(context)
+        guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/json") else {
+            throw APIError.unsupportedMediaType("send the changes as application/json")
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let changes: NewBookPayload
+        do {
+            changes = try WireJSON.decoder.decode(NewBookPayload.self, from: Data(body.readableBytesView))
+        } catch {
+            throw APIError.badRequest("the body is not a JSON object of book fields")
+        }
+        let title = changes.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let title, title.isEmpty { throw APIError.unprocessable("title cannot be blank") }
+        guard let book = await store.update(id, title: title, author: changes.author, year: changes.year)
+        else {
+            throw APIError.notFound("no book with id \(id)")
+        }
+        return try JSONResponse.make(book)
     }
 
     /// `DELETE /v1/books/:id`: 204, or 404 when there is no such book.

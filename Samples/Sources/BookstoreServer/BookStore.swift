@@ -40,6 +40,17 @@ actor BookStore {
         return book
     }
 
+    /// Changes the fields given; `nil` when the book does not exist.
+    func update(_ id: Int, title: String?, author: String?, year: Int?) -> BookRecord? {
+        guard var book = books[id] else { return nil }
+        if let title { book.title = title }
+        if let author { book.author = author }
+        if let year { book.year = year }
+        books[id] = book
+        revision += 1
+        return book
+    }
+
     /// Removes the book; `false` when there was none.
     func delete(_ id: Int) -> Bool {
         guard books.removeValue(forKey: id) != nil else { return false }

@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// The bookstore API the sample talks to, running in-process on `127.0.0.1` at a port the system
 /// picks.
 ///
-/// Routes: books (list, search, create, get, delete), covers (multipart or raw, streamed), upload
+/// Routes: books (list, search, create, get, change, delete), covers (multipart or raw, streamed), upload
 /// parts, the inventory export (CSV with ETag and ranges), an NDJSON feed, and two Server-Sent Events
 /// streams: a chat answer streamed token by token, and a live feed that drops a connection once.
 ///

@@ -84,6 +84,10 @@ extension Duration {
 /// Finds a document's Swift code blocks in the sample's sources, so docs show only code that
 /// compiles (and, here, runs). A block matches when its lines, stripped of indentation and with
 /// blank lines left out, appear in that order, one after the other, in one source file.
+///
+/// A block opened with ```` ```swift not-compiled ```` is code that cannot build here (SwiftUI,
+/// Vapor); it is counted, not checked, and the document must say so next to it. Any other info
+/// string after `swift` is refused, so a typo cannot switch the check off.
 enum DocSnippets {
     /// `Samples/Sources`, found from this file's path.
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -92,8 +96,8 @@ enum DocSnippets {
     static let repository = sources.deletingLastPathComponent().deletingLastPathComponent()
 
     /// Checks every ```swift block of `document` (a path from the repository root); returns how
-    /// many there were and the files they were found in.
-    static func check(_ document: String) throws -> (blocks: Int, files: Set<String>) {
+    /// many there were, the files they were found in, and how many were marked `not-compiled`.
+    static func check(_ document: String) throws -> (blocks: Int, files: Set<String>, notCompiled: Int) {
         let markdown = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
         let files = try swiftFiles().map { file in
             (
@@ -101,7 +105,7 @@ enum DocSnippets {
                 lines: normalized(try String(contentsOf: file, encoding: .utf8))
             )
         }
-        let blocks = codeBlocks(markdown)
+        let (blocks, notCompiled) = try codeBlocks(markdown, document: document)
         try expect(!blocks.isEmpty, "\(document) has no Swift code blocks")
         var found: Set<String> = []
         for block in blocks {
@@ -114,7 +118,7 @@ enum DocSnippets {
             }
             found.insert(file.name)
         }
-        return (blocks.count, found)
+        return (blocks.count, found, notCompiled)
     }
 
     private static func swiftFiles() throws -> [URL] {
@@ -125,13 +129,29 @@ enum DocSnippets {
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
-    private static func codeBlocks(_ markdown: String) -> [String] {
+    private static func codeBlocks(_ markdown: String, document: String) throws -> (
+        checked: [String], notCompiled: Int
+    ) {
         var blocks: [String] = []
+        var notCompiled = 0
         var current: [Substring]?
+        var inOtherBlock = false
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
+            if current == nil, !inOtherBlock, trimmed.hasPrefix("```") {
+                let info = trimmed.dropFirst(3).split(separator: " ")
+                if info.first == "swift", info.count == 1 {
+                    current = []
+                } else if info.first == "swift", info.dropFirst().elementsEqual(["not-compiled"]) {
+                    notCompiled += 1
+                    inOtherBlock = true
+                } else if info.first?.hasPrefix("swift") == true {
+                    throw StoryFailure(message: "\(document): unknown code block kind \(trimmed)")
+                } else {
+                    inOtherBlock = true
+                }
+            } else if inOtherBlock, trimmed == "```" {
+                inOtherBlock = false
             } else if let lines = current, trimmed == "```" {
                 blocks.append(lines.joined(separator: "\n"))
                 current = nil
@@ -139,7 +159,7 @@ enum DocSnippets {
                 current?.append(line)
             }
         }
-        return blocks
+        return (blocks, notCompiled)
     }
 
     private static func normalized(_ text: String) -> [String] {

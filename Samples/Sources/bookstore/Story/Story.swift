@@ -41,6 +41,10 @@ final class Story {
         try await wrongToken()
         try await burstWithoutLimiter()
         try await burstWithLimiter()
+        let guideAPI = try await gettingStarted()
+        try await mainActorModel(api: guideAPI)
+        try await serverRoute(api: guideAPI)
+        try await migratedClient()
         try await docsAreCompiled()
     }
 
