@@ -38,6 +38,31 @@ extension WireTests {
         }
 
         /// Calls `path`, expects a prompt 401 and returns its error.
+        /// A file body goes up through `upload(for:fromFile:)` on the direct path and through a
+        /// delegate-driven upload task when watched: both come back promptly with the 401, and the
+        /// server received the file's exact bytes.
+        @Test(arguments: paths)
+        func aFileUploadMeetingABasicChallengeComesBackPromptly(_ timeout: Duration?) async throws {
+            let server = try Self.server.get()
+            let api = TestAPI(server: server)
+            let file = FileManager.default.temporaryDirectory
+                .appendingPathComponent("netlayer-challenge-\(UUID().uuidString).bin")
+            let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try bytes.write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let before = server.requests(path: "/basic-auth").count
+            let start = ContinuousClock.now
+            let error = await #expect(throws: NetLayerError.self) {
+                try await EchoTarget(resource: api, path: "/basic-auth")
+                    .makeExecutor(method: .put, body: .file(file), timeout: timeout).execute()
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(error?.statusCode == 401, "\(String(describing: error))")
+            #expect(error?.header("WWW-Authenticate") == "Basic realm=\"netlayer-test\"")
+            let received = server.requests(path: "/basic-auth").dropFirst(before)
+            #expect(received.contains { $0.method == "PUT" && $0.body == bytes })
+        }
+
         private func challenged(_ api: TestAPI, path: String, timeout: Duration?) async throws
             -> NetLayerError
         {
