@@ -14,7 +14,8 @@ public struct Response<Value: Sendable>: Sendable {
     public let head: ResponseHead
     /// The request as it was sent (the last hop's, after redirects).
     public let sentRequest: TransportRequest
-    /// Time from handing the request to the transport until the whole body arrived (all hops).
+    /// Time from the start of the call until the whole body arrived (all hops), including any wait
+    /// for the resource's rate limits: the same span the total deadline (`resourceTimeout`) covers.
     public let duration: Duration
     /// The redirects followed, oldest first; empty when the first response was the answer.
     public let redirects: [Redirect]
