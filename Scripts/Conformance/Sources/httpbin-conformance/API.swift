@@ -5,11 +5,11 @@ import NetLayer
 final class Httpbin: Resource, @unchecked Sendable {
     init(
         address: String, headers: [String: String] = [:], params: Params = [:],
-        encoding: EncodingOptions = .default
+        paramStyle: ParamStyle = .default
     ) {
         super.init(
             protocol: .http, domain: address, defaultHeaders: headers, defaultParams: params,
-            options: ResourceOptions(encoding: encoding))
+            options: ResourceOptions(paramStyle: paramStyle))
     }
 
     /// `/anything`, which echoes every kind of request.
@@ -45,10 +45,10 @@ final class Echo: Target, @unchecked Sendable {
         _ method: HTTPMethod, pathParts: [String: any ParamConvertible] = [:],
         headers: [String: String] = [:],
         params: Params = [:], body: Body? = nil, files: [String: FilePart] = [:],
-        encoding: ParamEncoding = .automatic
+        placement: ParamPlacement = .automatic
     ) -> Executor {
         makeExecutor(
             method: method, pathParts: pathParts, headers: headers, params: params, body: body, files: files,
-            encoding: encoding)
+            placement: placement)
     }
 }

@@ -61,9 +61,9 @@ func queryCases(_ env: Env) -> [Case] {
                     .get, params: ["p": "v w", "arr": ["1", "2"]]))
             c.equal("args", ["fixed": "1", "x": "+", "p": "v w", "arr[]": ["1", "2"]], reply["args"])
         },
-        Case(name: "POST /post encoding: .query: params in the query, no body") { c in
+        Case(name: "POST /post placement: .query: params in the query, no body") { c in
             let reply = try await c.echo(
-                env.httpbin.endpoint(for: .post).call(.post, params: Fixture.params, encoding: .query))
+                env.httpbin.endpoint(for: .post).call(.post, params: Fixture.params, placement: .query))
             c.equal("args", Fixture.flat, reply["args"])
             c.noBody(reply)
         },
@@ -83,12 +83,12 @@ func optionCases(_ env: Env) -> [Case] {
     return [
         Case(name: "GET /anything arrays: .noBrackets gives k=a&k=b, bools: .numeric gives 1/0") { c in
             let resource = Httpbin(
-                address: env.address, encoding: EncodingOptions(arrays: .noBrackets, bools: .numeric))
+                address: env.address, paramStyle: ParamStyle(arrays: .noBrackets, bools: .numeric))
             let reply = try await c.echo(resource.anything().call(.get, params: params))
             c.equal("args", ["k": ["a", "b"], "t": "1", "f": "0", "o[0][id]": "1"], reply["args"])
         },
         Case(name: "POST /anything form with arrays: .indexed gives k[0]=a&k[1]=b") { c in
-            let resource = Httpbin(address: env.address, encoding: EncodingOptions(arrays: .indexed))
+            let resource = Httpbin(address: env.address, paramStyle: ParamStyle(arrays: .indexed))
             let reply = try await c.echo(resource.anything().call(.post, params: params))
             c.equal(
                 "form", ["k[0]": "a", "k[1]": "b", "t": "true", "f": "false", "o[0][id]": "1"], reply["form"])
@@ -126,9 +126,9 @@ func formCases(_ env: Env) -> [Case] {
 
 func jsonCases(_ env: Env) -> [Case] {
     [
-        Case(name: "POST /post encoding: .json: json equals the params object") { c in
+        Case(name: "POST /post placement: .json: json equals the params object") { c in
             let reply = try await c.echo(
-                env.httpbin.endpoint(for: .post).call(.post, params: Fixture.params, encoding: .json))
+                env.httpbin.endpoint(for: .post).call(.post, params: Fixture.params, placement: .json))
             c.equal("json", Fixture.json, reply["json"])
             c.noArgs(reply)
             c.equal("form", [:], reply["form"])
@@ -163,28 +163,28 @@ func jsonCases(_ env: Env) -> [Case] {
             c.header(reply, "Content-Type", is: "Application/JSON; charset=utf-8")
         },
         Case(
-            name: "POST /anything encoding: .form under a resource JSON Content-Type: body matches its label"
+            name: "POST /anything placement: .form under a resource JSON Content-Type: body matches its label"
         ) { c in
             let resource = Httpbin(address: env.address, headers: ["Content-Type": "application/json"])
             let reply = try await c.echo(
-                resource.anything().call(.post, params: ["a": "1", "b": "x y"], encoding: .form))
+                resource.anything().call(.post, params: ["a": "1", "b": "x y"], placement: .form))
             c.bodyMatchesLabel(reply, params: ["a": "1", "b": "x y"])
         },
-        Case(name: "POST /anything encoding: .json under a call form Content-Type: body matches its label") {
+        Case(name: "POST /anything placement: .json under a call form Content-Type: body matches its label") {
             c in
             let reply = try await c.echo(
                 env.httpbin.anything().call(
                     .post, headers: ["Content-Type": "application/x-www-form-urlencoded"],
                     params: ["a": "1", "b": "x y"],
-                    encoding: .json))
+                    placement: .json))
             c.bodyMatchesLabel(reply, params: ["a": "1", "b": "x y"])
         },
         Case(name: "POST /anything JSON params with nulls: .null keeps nil as null") { c in
-            let resource = Httpbin(address: env.address, encoding: EncodingOptions(nulls: .null))
+            let resource = Httpbin(address: env.address, paramStyle: ParamStyle(nulls: .null))
             let reply = try await c.echo(
                 resource.anything().call(
                     .post, params: ["a": nil as String?, "b": 1, "c": ["x", nil] as [String?]],
-                    encoding: .json))
+                    placement: .json))
             c.equal("json", ["a": nil, "b": 1, "c": ["x", nil]], reply["json"])
         },
     ]
@@ -302,12 +302,12 @@ func multipartCases(_ env: Env) -> [Case] {
                 ], reply["files"])
             c.equal("form", [:], reply["form"])
         },
-        Case(name: "PATCH /patch encoding: .multipart without files: params as fields") { c in
+        Case(name: "PATCH /patch placement: .multipart without files: params as fields") { c in
             let reply = try await c.echo(
                 env.httpbin.endpoint(for: .patch).call(
                     .patch,
                     params: ["a": "1", "arr": ["x", "y"], "n": ["k": "é"], "t": true, "z": nil as String?],
-                    encoding: .multipart))
+                    placement: .multipart))
             c.equal("form", ["a": "1", "arr[]": ["x", "y"], "n[k]": "é", "t": "true"], reply["form"])
             c.equal("files", [:], reply["files"])
             c.noArgs(reply)
