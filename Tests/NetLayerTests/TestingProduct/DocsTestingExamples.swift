@@ -3,7 +3,7 @@ import NetLayer
 import NetLayerTesting
 import Testing
 
-// The examples of Docs/Testing.md, compiled and run: `DocsTestingTests` checks that every Swift
+// The examples of Docs/Testing.md, compiled and run: `DocsExamplesTests` checks that every Swift
 // block of the document appears here line for line. `Book` is the test target's
 // `Codable & Equatable` model with an `id` and a `title`.
 
@@ -123,9 +123,9 @@ struct DocsTestingExamples {
         let server = try LoopbackServer.start()
         defer { server.stop() }
         server.route("/v1/books") { _ in
-            LoopbackResponse.json("[]").dripped(.init(pieceSize: 1, interval: .milliseconds(300)))
+            LoopbackResponse.json("[]").dripped(.init(pieceSize: 1, interval: .seconds(2)))
         }
-        let api = CatalogAPI(protocol: .http, domain: server.hostAndPort, timeout: .milliseconds(100))
+        let api = CatalogAPI(protocol: .http, domain: server.hostAndPort, timeout: .milliseconds(250))
 
         let error = await #expect(throws: NetLayerError.self) { try await api.books().list(page: 1) }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The docs show only code that compiles: every ```swift block of a document appears, line for
+/// line, in the test file that compiles it (the sample checks the other documents the same way). A
+/// block fenced ```swift not-compiled (code that needs a package or platform the tests lack) is
+/// skipped; any other word after `swift` fails, so a typo cannot turn the check off.
+@Suite("Docs are compiled")
+struct DocsExamplesTests {
+    /// `Tests/NetLayerTests`.
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let repository = tests.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Each document and the file (under Tests/NetLayerTests) that compiles its code.
+    static let documents = [
+        ("Docs/Testing.md", "TestingProduct/DocsTestingExamples.swift"),
+        ("Docs/Guide.md", "Docs/GuideExamples.swift"),
+    ]
+
+    @Test("Every Swift block is compiled by the tests", arguments: documents)
+    func everySwiftBlockIsCompiled(_ document: String, _ examplesFile: String) throws {
+        let markdown = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+        let examples = Self.normalized(
+            try String(contentsOf: Self.tests.appendingPathComponent(examplesFile), encoding: .utf8))
+        let blocks = try Self.swiftBlocks(markdown)
+        #expect(blocks.count >= 5)
+        for block in blocks {
+            let lines = Self.normalized(block)
+            #expect(Self.contains(examples, lines), "\(document): not in \(examplesFile): \(lines.first ?? "")")
+        }
+    }
+
+    @Test func aTypoInTheFenceFailsTheCheck() {
+        #expect(throws: (any Error).self) { try Self.swiftBlocks("```swift not-compild\nlet x = 1\n```\n") }
+        #expect(throws: Never.self) {
+            let blocks = try Self.swiftBlocks("```swift not-compiled\nlet x = 1\n```\n```swift\nlet y = 2\n```\n")
+            #expect(blocks == ["let y = 2"])
+        }
+    }
+
+    struct UnknownFence: Error { let line: String }
+
+    /// The contents of every block fenced with ```swift (not ```swift not-compiled).
+    static func swiftBlocks(_ markdown: String) throws -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        var inOtherBlock = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, !inOtherBlock, trimmed.hasPrefix("```") {
+                let info = trimmed.dropFirst(3).split(separator: " ")
+                if info.first == "swift", info.count == 1 {
+                    current = []
+                } else if info.first == "swift", info.dropFirst().elementsEqual(["not-compiled"]) {
+                    inOtherBlock = true
+                } else if info.first?.hasPrefix("swift") == true {
+                    throw UnknownFence(line: trimmed)
+                } else {
+                    inOtherBlock = true
+                }
+            } else if inOtherBlock, trimmed == "```" {
+                inOtherBlock = false
+            } else if let lines = current, trimmed == "```" {
+                blocks.append(lines.joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// Lines without indentation; blank lines left out.
+    static func normalized(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Whether `lines` appear in `file` one after the other.
+    static func contains(_ file: [String], _ lines: [String]) -> Bool {
+        guard !lines.isEmpty, lines.count <= file.count else { return lines.isEmpty }
+        return (0...(file.count - lines.count)).contains { start in
+            file[start..<(start + lines.count)].elementsEqual(lines)
+        }
+    }
+}
