@@ -48,6 +48,33 @@ enum GuideExamples {
         }
     }
 
+    // MARK: Values
+
+    enum Sort: String, ParamConvertible { case newest, title }
+
+    static func search(_ books: BooksTarget, tags: Set<String>) async throws -> [Book] {
+        try await books.makeExecutor(params: [
+            "sort": Sort.newest,                                      // a String-backed enum
+            "tags": tags,                                             // a Set, sent sorted
+            "filter": ["year": 1965, "title": "Dune"] as ParamValue,  // mixed literals
+        ]).execute()
+    }
+
+    // MARK: Decoding responses
+
+    static func decoding(_ books: BooksTarget) async throws {
+        let all: [Book] = try await books.makeExecutor().execute()           // the model from the context
+        let items = try await books.makeExecutor(subpath: "page")
+            .execute(model: [Book].self, at: "data.items")                   // inside {"data":{"items":[…]}}
+        let json: JSONValue = try await books.makeExecutor(subpath: "page").execute()
+        print(all.count, items.count, json["data"]?["total"]?.intValue ?? 0)
+    }
+
+    static func validation() -> ResourceOptions {
+        let lenient = ResourceOptions(validation: Validation(acceptableStatusCodes: 200..<400))
+        return lenient
+    }
+
     // MARK: Typed targets and the service's errors
 
     struct GitHubError: Error, Decodable { var message: String; var errors: [FieldError]? }
