@@ -42,8 +42,9 @@ enum EventStreamAllocations {
         guard FileManager.default.fileExists(atPath: library) else {
             throw BenchError("\(library) is missing (swift build builds it with netlayer-bench)")
         }
-        let output = try await runChild(
-            executable, [childFlag, "bytes=\(bytes)", "chunk=\(chunkSize)"], preload: library)
+        let output = try await ChildProcess.run(
+            executable, [childFlag, "bytes=\(bytes)", "chunk=\(chunkSize)"],
+            environment: ["LD_PRELOAD": library])
         var counts: [Count] = []
         for line in output.split(separator: "\n") where line.hasPrefix("EVENTS_ALLOCS ") {
             var fields: [String: String] = [:]
@@ -60,38 +61,6 @@ enum EventStreamAllocations {
         }
         guard counts.count == 2 else { throw BenchError("the allocation child printed: \(output)") }
         return counts
-    }
-
-    private static func runChild(_ executable: String, _ arguments: [String], preload: String) async throws
-        -> String
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                var environment = ProcessInfo.processInfo.environment
-                environment["LD_PRELOAD"] = preload
-                process.environment = environment
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                do {
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    let output = String(decoding: data, as: UTF8.self)
-                    if process.terminationStatus != 0 {
-                        continuation.resume(
-                            throwing: BenchError(
-                                "allocation child exited \(process.terminationStatus): \(output)"))
-                    } else {
-                        continuation.resume(returning: output)
-                    }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
     }
 
     /// The interposer's counters, found with `dlsym` (the library is preloaded, not linked).

@@ -43,7 +43,7 @@ enum MemoryBenchmark {
                     "content-type=\(files.multipartContentType)",
                     "baseline=\(delegateBaseline ? "delegate" : "plain")",
                 ]
-                let output = try await runChild(executable, arguments)
+                let output = try await ChildProcess.run(executable, arguments)
                 guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("MEMORY ") }) else {
                     throw BenchError(
                         "the \(kind.rawValue)/\(client.rawValue) child printed no MEMORY line: \(output)")
@@ -67,33 +67,6 @@ enum MemoryBenchmark {
             }
         }
         return results
-    }
-
-    /// Runs the child off the concurrency pool (the server's handlers need it) and returns its stdout.
-    private static func runChild(_ executable: String, _ arguments: [String]) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                do {
-                    try process.run()
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    let output = String(decoding: data, as: UTF8.self)
-                    if process.terminationStatus != 0 {
-                        throw BenchError(
-                            "child \(arguments.prefix(3)) exited with \(process.terminationStatus): \(output)"
-                        )
-                    }
-                    continuation.resume(returning: output)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
     }
 
     static func keyValues(_ arguments: [String]) -> [String: String] {
