@@ -35,17 +35,20 @@ extension Executor {
         Redactor(prepared, pathParts: pathParts, redaction: resource.options.redaction)
     }
 
-    /// Sends the call through the redirect loop and validates the final head.
+    /// Sends the call through the retry policy, the interceptors, the authenticator, admission and
+    /// the redirect loop, and validates the final head.
     /// - Parameters:
     ///   - streams: The caller reads the body as it arrives.
     ///   - adjust: Changes the prepared request before it is sent (a download's `Range`).
-    ///   - validation: Default: the resource's.
+    ///   - validation: Default: the call's, the target's or the resource's.
     /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
     func open(
         debug: Bool, streams: Bool, validation: Validation? = nil,
         adjust: ((inout TransportRequest) -> Void)? = nil
     ) async throws(NetLayerError) -> OpenedCall {
         var prepared = try prepare()
+        let policy = retryPolicy ?? resource.options.retryPolicy
+        if let problem = policy.problem ?? resource.limiter.problem { throw problem }
         adjust?(&prepared.request)
         let log =
             (debug || resource.options.debug)
@@ -55,47 +58,50 @@ extension Executor {
         let context = TransportContext(
             timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
         let start = ContinuousClock.now
-        var request = prepared.request
-        var redirects: [Redirect] = []
+        let record = AttemptRecord(prepared.request)
         do {
-            while true {
-                let response = try await send(request, context: context, since: start)
-                guard redirectPolicy.maximum > 0,
-                    let (next, redirect) = try RedirectRule.next(
-                        after: request, response: response.head, policy: redirectPolicy)
-                else {
-                    let call = OpenedCall(
-                        head: response.head, body: response.body, request: request, prepared: prepared,
-                        redirects: redirects, start: start, log: log, progress: progress)
-                    try await validate(
-                        call, validation: validation ?? resource.options.validation, streams: streams)
-                    return call
-                }
-                response.body.cancel()
-                if redirects.count >= redirectPolicy.maximum {
-                    throw NetLayerError.tooManyRedirects(
-                        redirects + [redirect], limit: redirectPolicy.maximum)
-                }
-                redirects.append(redirect)
-                log?.redirect(redirect)
-                request = next
-            }
+            let response = try await attempts(
+                prepared, policy: policy, context: context, start: start, record: record, log: log)
+            prepared.headers.merge(record.sentHeaders)
+            let call = OpenedCall(
+                head: response.head, body: response.body, request: record.lastRequest, prepared: prepared,
+                redirects: record.redirects, start: start, log: log, progress: progress)
+            try await validate(
+                call, validation: validation ?? self.validation ?? resource.options.validation,
+                streams: streams, record: record)
+            return call
         } catch {
-            throw failure(
-                error, request: request, prepared: prepared, redirects: redirects, start: start, log: log)
+            prepared.headers.merge(record.sentHeaders)
+            var failure = failure(
+                error, request: record.lastRequest, prepared: prepared, redirects: record.redirects,
+                start: start, log: log)
+            failure.attempts = record.attempts
+            if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
+            throw failure
         }
     }
 
     /// Throws the unacceptable-status error, with the body read (bounded when streaming).
-    private func validate(_ call: OpenedCall, validation: Validation, streams: Bool) async throws {
-        guard !validation.accepts(call.head) else { return }
+    private func validate(
+        _ call: OpenedCall, validation: Validation, streams: Bool, record: AttemptRecord
+    ) async throws {
+        let verdict = validation.verdict(call.head)
+        guard verdict != .accepted else { return }
         let body = await errorBody(of: call, limit: streams ? Self.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
         call.log?.response(call.head, data: body, duration: duration)
         let redactor = redactor(for: call.prepared)
-        var failure = NetLayerError.unacceptableStatus(
-            call.head, body: body, method: call.request.method, redactor: redactor)
+        var failure =
+            if case .contentType(let expected) = verdict {
+                NetLayerError.unacceptableContentType(
+                    call.head, expected: expected, body: body, method: call.request.method, redactor: redactor)
+            } else {
+                NetLayerError.unacceptableStatus(
+                    call.head, body: body, method: call.request.method, redactor: redactor)
+            }
         failure.redirects = call.redirects
+        failure.attempts = record.attempts
+        if let note = record.note { failure.message += note }
         throw failure.redacted(by: redactor)
     }
 
@@ -142,33 +148,18 @@ extension Executor {
         return try await collect(try await open(debug: debug, streams: false))
     }
 
-    /// One hop: waits for the rate limits (every request the server sees counts), then sends with
-    /// what is left of the total deadline.
-    private func send(
-        _ request: TransportRequest, context: TransportContext, since start: ContinuousClock.Instant
-    )
-        async throws -> TransportResponse
-    {
-        if !resource.rateLimiter.isUnlimited {
-            do { try await resource.rateLimiter.acquire() } catch { throw NetLayerError.cancelled }
-        }
-        var hop = context
-        if let total = context.timeouts.total {
-            let left = total - (ContinuousClock.now - start)
-            if left <= .zero {
-                throw NetLayerError.timedOut("the total deadline of \(total.formattedSeconds) elapsed")
-            }
-            hop.timeouts.total = left
-        }
-        return try await resource.transport.send(request, context: hop)
-    }
-
     /// Maps any error of a call to a redacted ``NetLayerError`` and prints the failure line.
     func failure(
         _ error: any Error, request: TransportRequest, prepared: PreparedRequest, redirects: [Redirect],
         start: ContinuousClock.Instant, log: RequestLog?
     ) -> NetLayerError {
-        if let known = error as? NetLayerError, known.redactor != nil { return known }
+        if let known = error as? NetLayerError, known.redactor != nil {
+            // Validation printed the response already; anything else gets its failure line.
+            if known.code != .unacceptableStatus, known.code != .unacceptableContentType {
+                log?.failure(prepared, error: known, duration: .now - start)
+            }
+            return known
+        }
         var failure = mapTransportError(error, request: request, prepared: prepared)
         if failure.redirects.isEmpty { failure.redirects = redirects }
         log?.failure(prepared, error: failure, duration: .now - start)
@@ -180,7 +171,7 @@ extension Executor {
         .timedOut, .tooManyRedirects, .redirectRefused, .cancelled, .responseTooLarge, .bodyConsumed,
     ]
 
-    private func mapTransportError(_ error: any Error, request: TransportRequest, prepared: PreparedRequest)
+    func mapTransportError(_ error: any Error, request: TransportRequest, prepared: PreparedRequest)
         -> NetLayerError
     {
         let method = request.method

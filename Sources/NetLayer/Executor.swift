@@ -40,6 +40,14 @@ public struct Executor: Sendable {
     var absoluteURL: URL? = nil
     /// The target's ``ErrorMapping``, else the resource's.
     var errorMapping: ErrorMapping? = nil
+    /// The target's and the call's interceptors, in that order (the resource's run outside them).
+    var interceptors: [any Interceptor] = []
+    /// The call's or the target's retry policy; `nil`: the resource's.
+    var retryPolicy: RetryPolicy? = nil
+    /// Set by ``idempotent(_:)``; `nil`: decided by the method.
+    var idempotentOverride: Bool? = nil
+    /// The call's or the target's validation; `nil`: the resource's.
+    var validation: Validation? = nil
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting

@@ -16,6 +16,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             case unsupportedBody, encodingFailed, unacceptableStatus, decodingFailed, transport
             case timedOut, cancelled, invalidMethod, invalidValue, tooManyRedirects, redirectRefused
             case responseTooLarge, bodyConsumed, fileFailed, unacceptableContentType
+            case authenticationFailed, interceptorFailed
         }
 
         private let base: Base
@@ -69,6 +70,12 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         /// ``NetLayerError/underlying``.
         public static let fileFailed = Code(base: .fileFailed)
 
+        /// The ``Authenticator`` failed: its refresh threw (every call waiting for that refresh
+        /// gets this), or it could not add credentials; see ``NetLayerError/underlying``.
+        public static let authenticationFailed = Code(base: .authenticationFailed)
+        /// An ``Interceptor`` threw an error of its own; see ``NetLayerError/underlying``.
+        public static let interceptorFailed = Code(base: .interceptorFailed)
+
         /// The code's name, for example `unacceptableStatus`.
         public var description: String { base.rawValue }
     }
@@ -103,6 +110,9 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     public internal(set) var serviceError: (any Error)?
     /// The redirects followed before the failure, oldest first.
     public internal(set) var redirects: [Redirect] = []
+    /// How many attempts the call made, the failing one included (more than 1 after retries and
+    /// after a replay with refreshed credentials). `0` when nothing was sent.
+    public internal(set) var attempts = 0
     /// Hides secrets in every text this error prints (set once the request is known).
     var redactor: Redactor?
 
@@ -130,6 +140,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         if let codingPath, !codingPath.isEmpty { parts.append("coding path: \(codingPath)") }
         if let urlError { parts.append("URLError: \(urlError.code.rawValue)") }
         if !redirects.isEmpty { parts.append("redirects: \(redirects.count)") }
+        if attempts > 1 { parts.append("attempts: \(attempts)") }
         return parts.joined(separator: "\n")
     }
 
@@ -363,6 +374,18 @@ extension NetLayerError {
         var copy = self
         copy.message += text
         return copy
+    }
+
+    static func authenticationFailed(_ reason: String, underlying: (any Error)?) -> NetLayerError {
+        var error = NetLayerError(.authenticationFailed, underlying.map { "\(reason): \($0)" } ?? reason)
+        error.underlying = underlying
+        return error
+    }
+
+    static func interceptorFailed(_ underlying: any Error) -> NetLayerError {
+        var error = NetLayerError(.interceptorFailed, "an interceptor failed: \(underlying)")
+        error.underlying = underlying
+        return error
     }
 
     static func fileFailed(_ reason: String, underlying: (any Error)? = nil) -> NetLayerError {

@@ -16,8 +16,10 @@ import Foundation
 ///     func books() -> BooksTarget { BooksTarget(resource: self, path: "/books") }
 /// }
 /// ```
-/// A resource is immutable after `init`. It owns one transport (one `URLSession`) and one rate limiter,
-/// shared by every request made through its targets.
+/// A resource is immutable after `init`. It owns one transport (one `URLSession`) and one
+/// ``RequestLimiter`` (its own, or one shared with other resources), used by every request made
+/// through its targets. Credentials that change (tokens that expire) come from an
+/// ``Authentication`` in its options, so the resource never needs to be rebuilt.
 ///
 /// Sendable without compiler checking, because the compiler cannot check an `open` class; every
 /// stored property is a `let` of a `Sendable` type. Swift 6 asks each subclass to restate the
@@ -34,16 +36,20 @@ open class Resource: @unchecked Sendable {
     public let defaultHeaders: [String: String]
     /// Params every request carries unless a target or the call overrides them.
     public let defaultParams: Params
-    /// The limits every request of this resource waits for.
-    public let rateLimits: [RateLimit]
+    /// The rate limits every request of this resource waits for (its ``limiter``'s).
+    public var rateLimits: [RateLimit] { limiter.rateLimits }
+    /// Admission: concurrency limit, rate limits and pauses asked by the server; possibly shared
+    /// with other resources.
+    public let limiter: RequestLimiter
     /// What sends requests; a ``URLSessionTransport`` unless one was given.
     public let transport: any Transport
     /// Encoders, validation, timeouts and debug settings.
     public let options: ResourceOptions
 
-    let rateLimiter: RateLimiter
-    /// The first invalid rate limit, thrown by every call (the `init` itself never throws).
+    /// The first invalid limit, thrown by every call (the `init` itself never throws).
     let rateLimitProblem: NetLayerError?
+    /// The live tokens of ``ResourceOptions/retryBudget``.
+    let retryTokens: RetryTokens
     let base: Result<String, NetLayerError>
     /// `defaultHeaders` validated once; a bad one fails every call, before anything is sent.
     let defaultHeaderFields: Result<HeaderFields, NetLayerError>
@@ -61,9 +67,14 @@ open class Resource: @unchecked Sendable {
     ///   - rateLimits: Every limit must allow a request before it starts. Default none (no waiting,
     ///     no actor hop). An invalid limit (fewer than 1 request, a window of zero or less) makes
     ///     every call throw ``NetLayerError/Code/invalidValue``.
+    ///   - maxConcurrentRequests: The most requests in flight at once. Default `nil` (no limit).
+    ///     Less than 1 makes every call throw ``NetLayerError/Code/invalidValue``.
+    ///   - limiter: A ``RequestLimiter`` shared with other resources, used instead of one made from
+    ///     `rateLimits` and `maxConcurrentRequests` (giving both makes every call throw
+    ///     ``NetLayerError/Code/invalidValue``). Default `nil`.
     ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
     ///     owned by this resource.
-    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:)``.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:)``.
     public init(
         protocol scheme: URLScheme = .https,
         domain: String,
@@ -71,6 +82,8 @@ open class Resource: @unchecked Sendable {
         defaultHeaders: [String: String] = [:],
         defaultParams: Params = [:],
         rateLimits: [RateLimit] = [],
+        maxConcurrentRequests: Int? = nil,
+        limiter: RequestLimiter? = nil,
         transport: (any Transport)? = nil,
         options: ResourceOptions = ResourceOptions()
     ) {
@@ -79,14 +92,20 @@ open class Resource: @unchecked Sendable {
         self.version = version
         self.defaultHeaders = defaultHeaders
         self.defaultParams = defaultParams
-        self.rateLimits = rateLimits
         self.transport = transport ?? URLSessionTransport()
         self.options = options
-        self.rateLimiter = RateLimiter(limits: rateLimits)
-        self.rateLimitProblem =
-            rateLimits.enumerated().lazy.compactMap { index, limit in
-                limit.problem.map { NetLayerError.invalidValue(part: "rateLimits[\(index)]", reason: $0) }
-            }.first
+        let own = RequestLimiter(maxConcurrentRequests: maxConcurrentRequests, rateLimits: rateLimits)
+        self.limiter = limiter ?? own
+        if limiter != nil, !rateLimits.isEmpty || maxConcurrentRequests != nil {
+            rateLimitProblem = .invalidValue(
+                part: "limiter",
+                reason:
+                    "a shared limiter was given together with rateLimits or maxConcurrentRequests; give the limits to the RequestLimiter"
+            )
+        } else {
+            rateLimitProblem = self.limiter.problem
+        }
+        self.retryTokens = RetryTokens(options.retryBudget)
         self.base = Result { () throws(NetLayerError) in
             try URLBuilder.base(scheme: scheme, domain: domain, version: version)
         }

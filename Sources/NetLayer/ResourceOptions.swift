@@ -38,6 +38,17 @@ public struct ResourceOptions: Sendable {
     /// Turns unacceptable responses of every call into the service's own error (a target's
     /// ``Target/errorMapping`` wins). Default `nil`: ``NetLayerError`` is thrown.
     public var errorMapping: ErrorMapping?
+    /// Interceptors around every call of the resource, outermost first (a target's and a call's
+    /// run inside them). Default none.
+    public var interceptors: [any Interceptor]
+    /// When failed calls are sent again; a target's ``Target/retryPolicy`` or a call's
+    /// ``Executor/retry(_:)`` wins. Default ``RetryPolicy/none``.
+    public var retryPolicy: RetryPolicy
+    /// How many retries the resource allows overall, so a failing service is not hammered.
+    /// Default ``RetryBudget/default``.
+    public var retryBudget: RetryBudget
+    /// Adds credentials to every attempt and refreshes them once per 401 wave. Default `nil`.
+    public var authentication: Authentication?
 
     /// Sorted keys, so the same value always encodes to the same bytes; slashes unescaped.
     public static var defaultEncoder: JSONEncoder {
@@ -59,7 +70,11 @@ public struct ResourceOptions: Sendable {
         debug: Bool = false,
         log: LogSink = .standardOutput,
         redaction: Redaction = .default,
-        errorMapping: ErrorMapping? = nil
+        errorMapping: ErrorMapping? = nil,
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        retryBudget: RetryBudget = .default,
+        authentication: Authentication? = nil
     ) {
         self.encoder = encoder
         self.decoder = decoder
@@ -73,6 +88,10 @@ public struct ResourceOptions: Sendable {
         self.log = log
         self.redaction = redaction
         self.errorMapping = errorMapping
+        self.interceptors = interceptors
+        self.retryPolicy = retryPolicy
+        self.retryBudget = retryBudget
+        self.authentication = authentication
     }
 
     /// The former name of ``paramStyle``.
@@ -82,7 +101,7 @@ public struct ResourceOptions: Sendable {
         set { paramStyle = newValue }
     }
 
-    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:)``,
+    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:)``,
     /// with `encoding:` for `paramStyle:`.
     @available(*, deprecated, message: "`encoding:` is now `paramStyle:`")
     public init(

@@ -52,6 +52,21 @@ open class Target: @unchecked Sendable {
     /// subclass: `override var errorMapping: ErrorMapping? { .decoding(UploadError.self) }`.
     open var errorMapping: ErrorMapping? { nil }
 
+    /// Interceptors around every call of this target, inside the resource's
+    /// (``ResourceOptions/interceptors``) and outside the call's. Default none. Override it in a
+    /// subclass: `override var interceptors: [any Interceptor] { [Timing()] }`.
+    open var interceptors: [any Interceptor] { [] }
+
+    /// When this target's failed calls are sent again; it wins over the resource's
+    /// ``ResourceOptions/retryPolicy``, and a call's ``Executor/retry(_:)`` wins over it. Default
+    /// `nil`: the resource's.
+    open var retryPolicy: RetryPolicy? { nil }
+
+    /// Which responses of this target count as success; it wins over the resource's
+    /// ``ResourceOptions/validation``, and a call's ``Executor/validate(_:)`` wins over it.
+    /// Default `nil`: the resource's.
+    open var validation: Validation? { nil }
+
     /// Describes one call. Nothing is validated or sent until an `execute` or `response` method of
     /// the returned executor is awaited; every mistake is thrown from there as a ``NetLayerError``.
     /// - Parameters:
@@ -99,7 +114,10 @@ open class Target: @unchecked Sendable {
             resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout,
             callResourceTimeout: resourceTimeout,
             redirectPolicy: redirects ?? resource.options.redirects,
-            errorMapping: errorMapping ?? resource.options.errorMapping
+            errorMapping: errorMapping ?? resource.options.errorMapping,
+            interceptors: interceptors,
+            retryPolicy: retryPolicy,
+            validation: validation
         )
     }
 }

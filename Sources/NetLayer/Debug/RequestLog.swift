@@ -42,6 +42,19 @@ struct RequestLog {
         ])
     }
 
+    /// A retry about to wait: `↻ retry 2/4 in 0.3 s after 503 Service Unavailable`.
+    func retry(
+        attempt: Int, of maximum: Int, after outcome: Result<TransportResponse, NetLayerError>, delay: Duration
+    ) {
+        let cause: String
+        switch outcome {
+        case .success(let response):
+            cause = "\(response.head.statusCode) \(StatusText.reason(response.head.statusCode))"
+        case .failure(let error): cause = redactor.mask(error.message)
+        }
+        sink.block(["\(Self.prefix) ↻ retry \(attempt)/\(maximum) in \(Self.milliseconds(delay)) after \(cause)"])
+    }
+
     func response(_ response: ResponseHead, data: Data, duration: Duration) {
         let status = response.statusCode
         var lines = [

@@ -59,9 +59,13 @@ public struct Empty: Codable, Sendable, Hashable {
     }
 }
 
-/// Which responses count as success.
+/// Which responses count as success: a status predicate, and optionally the content types a
+/// body may have. Set it on ``ResourceOptions/validation``, override it per target
+/// (``Target/validation``) or per call (``Executor/validate(_:)``).
 public struct Validation: Sendable {
     private let accepts: @Sendable (ResponseHead) -> Bool
+    /// Accepted media types (`application/json`, `image/*`), lower-cased; `nil` for any.
+    private var mediaTypes: [String]? = nil
 
     /// A validation from a predicate over the Foundation response. A head that Foundation cannot
     /// express (from a custom transport) is rejected.
@@ -80,6 +84,25 @@ public struct Validation: Sendable {
         self.accepts = { set.contains($0.statusCode) }
     }
 
+    /// Accepts these status codes with a body of one of these media types.
+    /// - Parameters:
+    ///   - codes: The acceptable statuses.
+    ///   - contentTypes: See ``acceptingContentTypes(_:)``.
+    public init(acceptableStatusCodes codes: some Sequence<Int>, contentTypes: [String]) {
+        self = Validation(acceptableStatusCodes: codes).acceptingContentTypes(contentTypes)
+    }
+
+    /// This validation, also requiring an accepted status's `Content-Type` to be one of `types`,
+    /// compared without parameters and case-insensitively; `image/*` accepts any image type and
+    /// `application/json` also accepts `+json` types. A response that cannot have a body (204, 205,
+    /// 304, or `Content-Length: 0`) passes. Anything else throws
+    /// ``NetLayerError/Code/unacceptableContentType`` with the body, before decoding.
+    public func acceptingContentTypes(_ types: [String]) -> Validation {
+        var copy = self
+        copy.mediaTypes = types.map { String(MediaType.essence($0)).lowercased().trimmingTrailingSpaces() }
+        return copy
+    }
+
     /// Status 200–299; anything else throws ``NetLayerError/Code/unacceptableStatus`` with the body.
     /// The default, because a 4xx or 5xx body is almost never the model the caller asked for.
     public static let successfulStatusCodes = Validation(head: { (200..<300).contains($0.statusCode) })
@@ -87,7 +110,31 @@ public struct Validation: Sendable {
     /// Accepts every response; for callers that inspect ``Response/statusCode`` themselves.
     public static let none = Validation(head: { _ in true })
 
-    func accepts(_ response: ResponseHead) -> Bool { accepts(response) }
+    func accepts(_ response: ResponseHead) -> Bool { verdict(response) == .accepted }
+
+    enum Verdict: Equatable {
+        case accepted
+        case status
+        /// The expected types, for the error.
+        case contentType(String)
+    }
+
+    func verdict(_ response: ResponseHead) -> Verdict {
+        guard accepts(response) else { return .status }
+        guard let mediaTypes else { return .accepted }
+        if [204, 205, 304].contains(response.statusCode) || response.contentLength == 0 { return .accepted }
+        let type = response.headerFields["Content-Type"].map {
+            String(MediaType.essence($0)).lowercased().trimmingTrailingSpaces()
+        }
+        if let type, mediaTypes.contains(where: { Self.matches(type, $0) }) { return .accepted }
+        return .contentType(mediaTypes.joined(separator: " or "))
+    }
+
+    private static func matches(_ type: String, _ pattern: String) -> Bool {
+        if pattern == "*/*" || pattern == type { return true }
+        if pattern.hasSuffix("/*") { return type.hasPrefix(pattern.dropLast()) }
+        return pattern == MediaType.json && MediaType.isJSON(type)
+    }
 }
 
 /// Reason phrases for printing (the status line's own phrase is not exposed by URLSession).

@@ -23,6 +23,10 @@ public struct RateLimit: Sendable, Hashable {
     /// The length of the sliding window, as given.
     public let window: Duration
 
+    /// Whether grants are also spread evenly: at least `window / requests` apart, so no burst
+    /// reaches the server at once (a GCRA-style schedule). Default `false`; see ``paced()``.
+    public private(set) var isPaced = false
+
     /// The longest window enforced: 366 days. Longer windows are clamped to it, since instants
     /// that far ahead overflow the clock's arithmetic.
     public static let maximumWindow: Duration = .seconds(366 * 86_400)
@@ -48,6 +52,15 @@ public struct RateLimit: Sendable, Hashable {
     /// The window actually enforced (clamped to ``maximumWindow``).
     var enforcedWindow: Duration { min(window, Self.maximumWindow) }
 
+    /// The same limit with grants spread evenly over the window: one every `window / requests`
+    /// at the most, and still at most `requests` in any window. For servers that count in fixed
+    /// buckets or punish bursts.
+    public func paced() -> RateLimit {
+        var copy = self
+        copy.isPaced = true
+        return copy
+    }
+
     /// At most `requests` requests per second (sliding).
     public static func perSecond(_ requests: Int) -> RateLimit {
         RateLimit(requests: requests, per: .seconds(1))
@@ -66,5 +79,5 @@ public struct RateLimit: Sendable, Hashable {
 
 extension RateLimit: CustomStringConvertible {
     /// A short human-readable form, such as `5 per 1.0 seconds`.
-    public var description: String { "\(requests) per \(window)" }
+    public var description: String { "\(requests) per \(window)\(isPaced ? ", paced" : "")" }
 }

@@ -41,10 +41,11 @@ package actor RateLimiter {
     ///
     /// - Parameter limits: The limits to enforce. Invalid limits (see ``RateLimit``) are dropped;
     ///   an empty list (the default) makes an unlimited limiter.
-    package init(limits: [RateLimit] = []) {
+    /// - Parameter safetyMargin: Added to every window. Default zero.
+    package init(limits: [RateLimit] = [], safetyMargin: Duration = .zero) {
         let effective = limits.filter { $0.problem == nil }
         self.limits = effective
-        self.schedule = RateLimitSchedule(limits: effective)
+        self.schedule = RateLimitSchedule(limits: effective, safetyMargin: safetyMargin)
     }
 
     /// Waits until every limit allows one more request to start, and takes that slot.
@@ -192,10 +193,17 @@ package struct RateLimitSchedule: Sendable {
     private var rings: [Ring]
 
     /// Creates an empty schedule for `limits`; invalid limits are ignored.
-    package init(limits: [RateLimit]) {
-        rings = limits.filter { $0.problem == nil }.map {
-            Ring(capacity: max(1, $0.requests), window: $0.enforcedWindow)
+    /// - Parameter safetyMargin: Added to every window (and to each paced interval's share).
+    package init(limits: [RateLimit], safetyMargin: Duration = .zero) {
+        var rings: [Ring] = []
+        for limit in limits where limit.problem == nil {
+            let window = limit.enforcedWindow + safetyMargin
+            rings.append(Ring(capacity: max(1, limit.requests), window: window))
+            if limit.isPaced, limit.requests > 1 {
+                rings.append(Ring(capacity: 1, window: window / limit.requests))
+            }
         }
+        self.rings = rings
     }
 
     /// The earliest instant at which one more grant is allowed, or `nil` if one is allowed at any instant.

@@ -14,6 +14,8 @@ public final class ResponseBody: AsyncSequence, Sendable {
     public let expectedLength: Int64?
     let source: Source
     private let claim = OnceFlag()
+    /// Runs once when the body ends, fails, is cancelled or is released (a concurrency slot).
+    private let finish = LockedValue<(@Sendable () -> Void)?>(nil)
 
     enum Source: Sendable {
         case buffered(Data)
@@ -52,6 +54,31 @@ public final class ResponseBody: AsyncSequence, Sendable {
         cancel()
     }
 
+    /// Runs `action` once when the body is done with: read to the end, failed, cancelled or
+    /// released. A body already in memory is done at once.
+    func whenFinished(_ action: @escaping @Sendable () -> Void) {
+        if case .buffered = source {
+            action()
+            return
+        }
+        let previous = finish.withLock { current in
+            let previous = current
+            current = { previous?(); action() }
+            return previous
+        }
+        _ = previous
+    }
+
+    /// Runs the finish action, once.
+    func finished() {
+        let action = finish.withLock { current in
+            let action = current
+            current = nil
+            return action
+        }
+        action?()
+    }
+
     /// Starts reading. A second iterator throws ``NetLayerError/Code/bodyConsumed``.
     public func makeAsyncIterator() -> Iterator {
         Iterator(body: self, claimed: claim.take())
@@ -81,9 +108,9 @@ public final class ResponseBody: AsyncSequence, Sendable {
                 deliveredBuffered = true
                 return data.isEmpty ? nil : data
             case .buffer(let buffer):
-                return try await buffer.next()
+                return try await body.ended { try await buffer.next() }
             case .sequence(let source):
-                return try await source.next()
+                return try await body.ended { try await source.next() }
             }
         }
     }
@@ -95,6 +122,19 @@ public final class ResponseBody: AsyncSequence, Sendable {
         case .buffered: break
         case .buffer(let buffer): buffer.cancel()
         case .sequence(let sequence): sequence.cancel()
+        }
+        finished()
+    }
+
+    /// Reads a chunk and runs the finish action at the end or on an error.
+    private func ended(_ read: () async throws -> Data?) async throws -> Data? {
+        do {
+            let chunk = try await read()
+            if chunk == nil { finished() }
+            return chunk
+        } catch {
+            finished()
+            throw error
         }
     }
 

@@ -1,0 +1,142 @@
+/// Admission for one or more resources: how many of their requests may be in flight at once,
+/// how many may start per window, and pauses the server asked for.
+///
+/// Every ``Resource`` has one; pass the same limiter to several resources (two services behind
+/// one API key) and they share every limit:
+/// ```swift
+/// let quota = RequestLimiter(maxConcurrentRequests: 8, rateLimits: [.perSecond(50)])
+/// let search = SearchAPI(limiter: quota)
+/// let catalog = CatalogAPI(limiter: quota)
+/// ```
+///
+/// A request is admitted in this order, and again for every attempt and every redirect hop:
+/// 1. wait out a pause: a 429 or 503 with `Retry-After` pauses admission for that long (capped by
+///    ``maximumPause``), so callers of the same service wait instead of adding load;
+/// 2. a concurrency slot, first come first served, held until the response body is read, released
+///    or cancelled;
+/// 3. every rate limit (see ``RateLimit``), optionally widened by ``safetyMargin``.
+///
+/// A caller cancelled while waiting leaves the queue at once and takes nothing.
+public final class RequestLimiter: Sendable {
+    /// The most requests in flight at once; `nil` for no limit.
+    public let maxConcurrentRequests: Int?
+    /// The rate limits every request waits for.
+    public let rateLimits: [RateLimit]
+    /// Added to every rate limit's window, because requests granted at the window's edge can reach
+    /// the server closer together than they left (the core measured up to ~100 ms under load).
+    public let safetyMargin: Duration
+    /// Whether a 429 or 503 with `Retry-After` pauses admission.
+    public let pausesOnRetryAfter: Bool
+    /// The longest pause a `Retry-After` can cause.
+    public let maximumPause: Duration
+
+    let rateLimiter: RateLimiter
+    let slots: ConcurrencySlots?
+    private let pause = LockedValue<ContinuousClock.Instant?>(nil)
+    /// Why this limiter cannot be used; every call through it throws it.
+    let problem: NetLayerError?
+
+    /// A pause longer than this is not honoured in full: 60 s. A server that asks for an hour
+    /// should not freeze every caller of the resource for an hour; each call's retry policy still
+    /// decides whether to wait that long itself.
+    public static let defaultMaximumPause: Duration = .seconds(60)
+
+    /// Creates a limiter.
+    /// - Parameters:
+    ///   - maxConcurrentRequests: Default `nil` (no limit). Less than 1 makes every call throw
+    ///     ``NetLayerError/Code/invalidValue``.
+    ///   - rateLimits: Default none. An invalid limit makes every call throw
+    ///     ``NetLayerError/Code/invalidValue``.
+    ///   - safetyMargin: Default zero. Negative is treated as zero; more than a day is clamped.
+    ///   - pausesOnRetryAfter: Default `true`.
+    ///   - maximumPause: Default ``defaultMaximumPause``.
+    public init(
+        maxConcurrentRequests: Int? = nil, rateLimits: [RateLimit] = [], safetyMargin: Duration = .zero,
+        pausesOnRetryAfter: Bool = true, maximumPause: Duration = RequestLimiter.defaultMaximumPause
+    ) {
+        self.maxConcurrentRequests = maxConcurrentRequests
+        self.rateLimits = rateLimits
+        let margin = min(max(.zero, safetyMargin), .seconds(86_400))
+        self.safetyMargin = margin
+        self.pausesOnRetryAfter = pausesOnRetryAfter
+        self.maximumPause = min(max(.zero, maximumPause), Timeouts.maximum)
+        rateLimiter = RateLimiter(limits: rateLimits, safetyMargin: margin)
+        if let maxConcurrentRequests, maxConcurrentRequests >= 1 {
+            slots = ConcurrencySlots(limit: maxConcurrentRequests)
+        } else {
+            slots = nil
+        }
+        if let maxConcurrentRequests, maxConcurrentRequests < 1 {
+            problem = .invalidValue(
+                part: "maxConcurrentRequests",
+                reason: "\(maxConcurrentRequests) is less than 1; leave it nil for no limit")
+        } else {
+            problem =
+                rateLimits.enumerated().lazy.compactMap { index, limit in
+                    limit.problem.map { NetLayerError.invalidValue(part: "rateLimits[\(index)]", reason: $0) }
+                }.first
+        }
+    }
+
+    /// Whether admission never waits (no limits and no pause), so it can be skipped.
+    var isFree: Bool { slots == nil && rateLimiter.isUnlimited && !pausesOnRetryAfter }
+
+    /// Pauses admission for `duration` (capped by ``maximumPause``) from now; a longer pause
+    /// already in place stays.
+    public func pause(for duration: Duration) {
+        let until = ContinuousClock.now.advanced(by: min(max(.zero, duration), maximumPause))
+        pause.withLock { current in
+            if current.map({ $0 < until }) ?? true { current = until }
+        }
+    }
+
+    /// When the current pause ends; `nil` when admission is not paused.
+    public var pausedUntil: ContinuousClock.Instant? {
+        pause.withLock { current in
+            guard let until = current else { return nil }
+            if until <= .now {
+                current = nil
+                return nil
+            }
+            return until
+        }
+    }
+
+    /// How many requests hold a concurrency slot now (`0` without a concurrency limit).
+    public var inFlight: Int { slots?.inFlight ?? 0 }
+
+    /// Waits for admission: pause, then a slot, then every rate limit.
+    /// - Returns: The slot to release when the response is done (`nil` without a concurrency limit).
+    /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting; nothing
+    ///   is held then.
+    func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
+        while let until = pausedUntil {
+            do { try await Task.sleep(until: until, clock: .continuous) } catch { throw .cancelled }
+        }
+        let slot: ConcurrencySlots.Slot?
+        if let slots {
+            do { slot = try await slots.acquire() } catch { throw .cancelled }
+        } else {
+            slot = nil
+        }
+        if !rateLimiter.isUnlimited {
+            do { try await rateLimiter.acquire() } catch {
+                slot?.release()
+                throw .cancelled
+            }
+        }
+        if Task.isCancelled {
+            slot?.release()
+            throw .cancelled
+        }
+        return slot
+    }
+
+    /// Notes a response: a 429 or 503 with a `Retry-After` pauses admission.
+    func observe(_ head: ResponseHead) {
+        guard pausesOnRetryAfter, head.statusCode == 429 || head.statusCode == 503,
+            let delay = RetryAfter.delay(head.headerFields["Retry-After"]), delay > .zero
+        else { return }
+        pause(for: delay)
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+
+/// Supplies credentials for every attempt of a call, and renews them when the server rejects
+/// them. Wrap one in an ``Authentication`` and set it on ``ResourceOptions/authentication``.
+///
+/// NetLayer calls ``authenticate(_:)`` before every attempt, so credentials read from a store
+/// that rotates (a keychain, a token file) are always current and the resource never needs to be
+/// rebuilt. When a response is a rejection (``isRejection(_:)``, a 401 by default), NetLayer calls
+/// ``refresh()`` **once** for all the calls that were rejected together, then replays each of them
+/// once.
+public protocol Authenticator: Sendable {
+    /// Adds credentials to one attempt's request.
+    /// - Throws: Anything; the call fails with ``NetLayerError/Code/authenticationFailed``.
+    func authenticate(_ request: inout TransportRequest) async throws
+
+    /// Obtains new credentials (refresh an OAuth token, ask for a new session). Never called by
+    /// two calls at once for the same ``Authentication``.
+    /// - Throws: Anything; every call waiting for this refresh fails with
+    ///   ``NetLayerError/Code/authenticationFailed`` carrying the error as
+    ///   ``NetLayerError/underlying``.
+    func refresh() async throws
+
+    /// Whether `response` means the credentials were rejected. Default: status 401.
+    func isRejection(_ response: ResponseHead) -> Bool
+}
+
+extension Authenticator {
+    /// Status 401 Unauthorized.
+    public func isRejection(_ response: ResponseHead) -> Bool { response.statusCode == 401 }
+}
+
+/// An ``Authenticator`` and the bookkeeping that makes its refreshes single-flight. Share one
+/// between resources that use the same credentials, so one rejection wave refreshes once for all.
+///
+/// ```swift
+/// let auth = Authentication.bearer(token: saved.accessToken) { rejected in
+///     try await tokens.refresh(rejecting: rejected)   // returns the new access token
+/// }
+/// let api = BookstoreAPI(options: ResourceOptions(authentication: auth))
+/// ```
+public final class Authentication: Sendable {
+    /// The authenticator.
+    public let authenticator: any Authenticator
+    private let flight = RefreshFlight()
+
+    /// Wraps `authenticator`.
+    public init(_ authenticator: any Authenticator) {
+        self.authenticator = authenticator
+    }
+
+    /// A bearer token (`Authorization: Bearer …`) renewed by `refresh`, which receives the token
+    /// that was rejected and returns the next one.
+    public static func bearer(
+        token: String, refresh: @escaping @Sendable (_ rejected: String) async throws -> String
+    ) -> Authentication {
+        Authentication(BearerAuthenticator(token: token, refresh: refresh))
+    }
+
+    /// HTTP Basic credentials (RFC 7617, UTF-8). They cannot be renewed, so a 401 is not a
+    /// rejection to refresh after: it goes to validation and throws
+    /// ``NetLayerError/Code/unacceptableStatus`` as it would without an authenticator.
+    public static func basic(username: String, password: String) -> Authentication {
+        Authentication(BasicAuthenticator(username: username, password: password))
+    }
+
+    /// How many refreshes have run (diagnostics and tests).
+    public var refreshCount: Int { flight.count }
+
+    /// Runs one attempt with credentials; on a rejection refreshes (single flight) and replays once.
+    func run(
+        _ request: TransportRequest, next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        let generation = try await flight.settledGeneration()
+        let response = try await next(try await authenticated(request))
+        guard authenticator.isRejection(response.head) else { return response }
+        response.body.cancel()
+        try await flight.refresh(after: generation, with: authenticator)
+        // The replay's answer is final: a second rejection goes to validation as the 401 it is.
+        return try await next(try await authenticated(request))
+    }
+
+    private func authenticated(_ request: TransportRequest) async throws -> TransportRequest {
+        var request = request
+        do {
+            try await authenticator.authenticate(&request)
+        } catch let error as NetLayerError {
+            throw error
+        } catch is CancellationError {
+            throw NetLayerError.cancelled
+        } catch {
+            throw NetLayerError.authenticationFailed("the authenticator could not add credentials", underlying: error)
+        }
+        return request
+    }
+}
+
+/// Single-flight refreshes: calls rejected with the credentials of generation *g* share one
+/// refresh that makes generation *g + 1*; a call rejected with older credentials than the newest
+/// just replays.
+final class RefreshFlight: Sendable {
+    private struct State {
+        var generation = 0
+        var inFlight: Task<Void, any Error>?
+        var count = 0
+    }
+    private let state = LockedValue(State())
+
+    var count: Int { state.withLock { $0.count } }
+
+    /// The generation to attempt with, after any refresh in flight ends.
+    func settledGeneration() async throws(NetLayerError) -> Int {
+        if let task = state.withLock({ $0.inFlight }) {
+            _ = try? await Self.value(of: task)
+            if Task.isCancelled { throw .cancelled }
+        }
+        return state.withLock { $0.generation }
+    }
+
+    /// Makes sure credentials newer than `generation` exist, refreshing at most once per generation.
+    func refresh(after generation: Int, with authenticator: any Authenticator) async throws(NetLayerError) {
+        let task: Task<Void, any Error>? = state.withLock { state in
+            if state.generation > generation { return nil }
+            if let running = state.inFlight { return running }
+            state.count += 1
+            let running = Task<Void, any Error> { try await authenticator.refresh() }
+            state.inFlight = running
+            return running
+        }
+        guard let task else { return }
+        let outcome: Result<Void, any Error>
+        do {
+            try await Self.value(of: task)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        state.withLock { state in
+            if state.inFlight == task {
+                state.inFlight = nil
+                if case .success = outcome { state.generation += 1 }
+            }
+        }
+        if Task.isCancelled { throw .cancelled }
+        if case .failure(let error) = outcome {
+            if let known = error as? NetLayerError, known.code == .cancelled { throw known }
+            throw .authenticationFailed("refreshing the credentials failed", underlying: error)
+        }
+    }
+
+    /// The task's value, or `CancellationError` as soon as the waiting task is cancelled (the
+    /// refresh itself goes on for the others).
+    private static func value(of task: Task<Void, any Error>) async throws {
+        let gate = OnceResume()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                gate.set(continuation)
+                Task {
+                    let result = await task.result
+                    gate.resume(with: result)
+                }
+            }
+        } onCancel: {
+            gate.resume(with: .failure(CancellationError()))
+        }
+    }
+}
+
+/// A continuation resumed once, whichever of several racers comes first (a result may arrive before
+/// the continuation is set).
+final class OnceResume: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var early: Result<Void, any Error>?
+        var done = false
+    }
+    private let state = LockedValue(State())
+
+    func set(_ continuation: CheckedContinuation<Void, any Error>) {
+        let early: Result<Void, any Error>? = state.withLock { state in
+            if let early = state.early, !state.done {
+                state.done = true
+                return early
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with result: Result<Void, any Error>) {
+        let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            guard !state.done else { return nil }
+            guard let continuation = state.continuation else {
+                if state.early == nil { state.early = result }
+                return nil
+            }
+            state.done = true
+            state.continuation = nil
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+}
+
+/// `Authorization: Bearer <token>`, renewed by a closure.
+struct BearerAuthenticator: Authenticator {
+    private let token: LockedValue<String>
+    private let renew: @Sendable (String) async throws -> String
+
+    init(token: String, refresh: @escaping @Sendable (String) async throws -> String) {
+        self.token = LockedValue(token)
+        self.renew = refresh
+    }
+
+    func authenticate(_ request: inout TransportRequest) async throws {
+        try request.headerFields.setValue("Bearer \(token.withLock { $0 })", for: "Authorization")
+    }
+
+    func refresh() async throws {
+        let next = try await renew(token.withLock { $0 })
+        // Checked here, so a bad token fails the refresh rather than every later call.
+        _ = try HeaderFields.validated(name: "Authorization", value: "Bearer \(next)")
+        token.withLock { $0 = next }
+    }
+}
+
+/// `Authorization: Basic base64(user:password)`.
+struct BasicAuthenticator: Authenticator {
+    let value: String
+
+    init(username: String, password: String) {
+        value = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+    }
+
+    func authenticate(_ request: inout TransportRequest) async throws {
+        try request.headerFields.setValue(value, for: "Authorization")
+    }
+
+    /// Never called: nothing is a rejection.
+    func refresh() async throws {}
+
+    func isRejection(_ response: ResponseHead) -> Bool { false }
+}
