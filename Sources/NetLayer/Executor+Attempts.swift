@@ -207,7 +207,7 @@ extension Executor {
         _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext, start: ContinuousClock.Instant
     ) async throws(NetLayerError) -> TransportResponse {
         let limiter = resource.limiter
-        let slot = try await limiter.admit()
+        let slot = try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
         var hop = context
         if let total = context.timeouts.total {
             let left = total - (ContinuousClock.now - start)

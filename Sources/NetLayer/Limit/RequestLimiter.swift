@@ -78,9 +78,6 @@ public final class RequestLimiter: Sendable {
         }
     }
 
-    /// Whether admission never waits (no limits and no pause), so it can be skipped.
-    var isFree: Bool { slots == nil && rateLimiter.isUnlimited && !pausesOnRetryAfter }
-
     /// Pauses admission for `duration` (capped by ``maximumPause``) from now; a longer pause
     /// already in place stays.
     public func pause(for duration: Duration) {
@@ -106,10 +103,33 @@ public final class RequestLimiter: Sendable {
     public var inFlight: Int { slots?.inFlight ?? 0 }
 
     /// Waits for admission: pause, then a slot, then every rate limit.
+    /// - Parameter deadline: The call's total deadline; waiting past it throws
+    ///   ``NetLayerError/Code/timedOut``. `nil`: wait as long as it takes.
     /// - Returns: The slot to release when the response is done (`nil` without a concurrency limit).
-    /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting; nothing
-    ///   is held then.
-    func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
+    /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting, or
+    ///   ``NetLayerError/Code/timedOut``; nothing is held then.
+    func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> ConcurrencySlots.Slot? {
+        if slots == nil, rateLimiter.isUnlimited, pausedUntil == nil { return nil }
+        guard let deadline else { return try await admit() }
+        do {
+            return try await withThrowingTaskGroup(of: ConcurrencySlots.Slot?.self) { group in
+                group.addTask { try await self.admit() }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw NetLayerError.timedOut("the total deadline elapsed while waiting for admission")
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { return nil }
+                return first
+            }
+        } catch let error as NetLayerError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
         while let until = pausedUntil {
             do { try await Task.sleep(until: until, clock: .continuous) } catch { throw .cancelled }
         }
