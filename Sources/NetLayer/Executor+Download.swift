@@ -64,11 +64,10 @@ extension Executor {
         let files = DownloadFiles(destination: destination, resumable: resumable)
         let requestURL = try prepare().request.url.absoluteString
         let resume = resumable ? files.resumePoint(for: requestURL) : nil
-        let accepted = resource.options.validation
+        let accepted = validation ?? resource.options.validation
         let call = try await open(
             debug: debug, streams: true,
-            validation: resume == nil
-                ? nil : Validation(head: { accepted.accepts($0) || $0.statusCode == 416 }),
+            validation: resume == nil ? nil : accepted.alsoAccepting(416),
             adjust: { request in
                 guard let resume else { return }
                 request.headerFields.set("Range", "bytes=\(resume.offset)-")

@@ -66,6 +66,8 @@ public struct Validation: Sendable {
     private let accepts: @Sendable (ResponseHead) -> Bool
     /// Accepted media types (`application/json`, `image/*`), lower-cased; `nil` for any.
     private var mediaTypes: [String]? = nil
+    /// Statuses a terminal handles itself (an event stream's 204, a resumed download's 416).
+    private var alsoAccepted: Set<Int> = []
 
     /// A validation from a predicate over the Foundation response. A head that Foundation cannot
     /// express (from a custom transport) is rejected.
@@ -119,7 +121,15 @@ public struct Validation: Sendable {
         case contentType(String)
     }
 
+    /// This validation, also accepting `status` whatever its content type.
+    func alsoAccepting(_ status: Int) -> Validation {
+        var copy = self
+        copy.alsoAccepted.insert(status)
+        return copy
+    }
+
     func verdict(_ response: ResponseHead) -> Verdict {
+        if alsoAccepted.contains(response.statusCode) { return .accepted }
         guard accepts(response) else { return .status }
         guard let mediaTypes else { return .accepted }
         if [204, 205, 304].contains(response.statusCode) || response.contentLength == 0 { return .accepted }

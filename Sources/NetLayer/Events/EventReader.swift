@@ -172,10 +172,10 @@ final class EventReader: @unchecked Sendable {
         if !lastEventID.isEmpty { _ = try HeaderFields.validatedValue(lastEventID, name: "Last-Event-ID") }
         let setsAccept = executor.setsOwnHeader("Accept")
         let setsCacheControl = executor.setsOwnHeader("Cache-Control")
-        let accepted = executor.resource.options.validation
+        let accepted = executor.validation ?? executor.resource.options.validation
         let call = try await attempt.open(
             debug: debug, streams: true,
-            validation: Validation(head: { accepted.accepts($0) || $0.statusCode == 204 }),
+            validation: accepted.alsoAccepting(204),
             adjust: { request in
                 if !setsAccept { request.headerFields.set("Accept", Self.mediaType) }
                 if !setsCacheControl { request.headerFields.set("Cache-Control", "no-cache") }
