@@ -14,6 +14,7 @@ struct OpenedCall: Sendable {
     var start: ContinuousClock.Instant
     var log: RequestLog?
     var progress: ProgressReporter?
+    var attempts = 1
 }
 
 /// A call whose body has been read whole.
@@ -24,6 +25,7 @@ struct Exchange: Sendable {
     var duration: Duration
     var redirects: [Redirect]
     var prepared: PreparedRequest
+    var attempts = 1
 }
 
 extension Executor {
@@ -65,7 +67,8 @@ extension Executor {
             prepared.headers.merge(record.sentHeaders)
             let call = OpenedCall(
                 head: response.head, body: response.body, request: record.lastRequest, prepared: prepared,
-                redirects: record.redirects, start: start, log: log, progress: progress)
+                redirects: record.redirects, start: start, log: log, progress: progress,
+                attempts: record.attempts)
             try await validate(
                 call, validation: validation ?? self.validation ?? resource.options.validation,
                 streams: streams, record: record)
@@ -129,17 +132,18 @@ extension Executor {
         do {
             data = try await call.body.collect()
         } catch {
-            throw failure(
+            var failure = failure(
                 error, request: call.request, prepared: call.prepared, redirects: call.redirects,
-                start: call.start,
-                log: call.log)
+                start: call.start, log: call.log)
+            failure.attempts = call.attempts
+            throw failure
         }
         let duration = ContinuousClock.now - call.start
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
         call.log?.response(call.head, data: data, duration: duration)
         return Exchange(
             data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
-            prepared: call.prepared)
+            prepared: call.prepared, attempts: call.attempts)
     }
 
     /// Sends and reads the whole body.

@@ -85,7 +85,7 @@ public struct Executor: Sendable {
         let value = try decode(model, from: call)
         return Response(
             value: value, data: call.data, head: call.head, sentRequest: call.request,
-            duration: call.duration, redirects: call.redirects)
+            duration: call.duration, redirects: call.redirects, attempts: call.attempts)
     }
 
     /// Sends the call and returns the raw body with the response.

@@ -14,11 +14,16 @@ public struct Response<Value: Sendable>: Sendable {
     public let head: ResponseHead
     /// The request as it was sent (the last hop's, after redirects).
     public let sentRequest: TransportRequest
-    /// Time from the start of the call until the whole body arrived (all hops), including any wait
-    /// for the resource's rate limits: the same span the total deadline (`resourceTimeout`) covers.
+    /// Time from the start of the call until the whole body arrived (all hops and attempts),
+    /// including waits for admission and between retries: the same span the total deadline
+    /// (`resourceTimeout`) covers.
     public let duration: Duration
-    /// The redirects followed, oldest first; empty when the first response was the answer.
+    /// The redirects followed by the last attempt, oldest first; empty when its first response
+    /// was the answer.
     public let redirects: [Redirect]
+    /// How many attempts reached the transport: 1, plus one per retry and per replay after a
+    /// credentials refresh. Default 1.
+    public var attempts: Int = 1
 
     /// The HTTP status code.
     public var statusCode: Int { head.statusCode }
