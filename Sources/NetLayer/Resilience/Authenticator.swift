@@ -7,7 +7,8 @@ import Foundation
 /// that rotates (a keychain, a token file) are always current and the resource never needs to be
 /// rebuilt. When a response is a rejection (``isRejection(_:)``, a 401 by default), NetLayer calls
 /// ``refresh()`` **once** for all the calls that were rejected together, then replays each of them
-/// once.
+/// once. Calls made from inside ``refresh()`` through a resource with the same ``Authentication``
+/// (a token endpoint on the same service) skip it: no credentials added, no refresh on their 401.
 public protocol Authenticator: Sendable {
     /// Adds credentials to one attempt's request.
     /// - Throws: Anything; the call fails with ``NetLayerError/Code/authenticationFailed``.
@@ -70,6 +71,9 @@ public final class Authentication: Sendable {
     func run(
         _ request: TransportRequest, next: @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
+        // A call made by the refresh itself (a token endpoint on the same service) must not wait
+        // for that refresh, nor start another one.
+        if RefreshFlight.current == ObjectIdentifier(flight) { return try await next(request) }
         let generation = try await flight.settledGeneration()
         let response = try await next(try await authenticated(request))
         guard authenticator.isRejection(response.head) else { return response }
@@ -105,6 +109,9 @@ final class RefreshFlight: Sendable {
     }
     private let state = LockedValue(State())
 
+    /// The flight whose refresh the current task is running.
+    @TaskLocal static var current: ObjectIdentifier?
+
     var count: Int { state.withLock { $0.count } }
 
     /// The generation to attempt with, after any refresh in flight ends.
@@ -122,7 +129,10 @@ final class RefreshFlight: Sendable {
             if state.generation > generation { return nil }
             if let running = state.inFlight { return running }
             state.count += 1
-            let running = Task<Void, any Error> { try await authenticator.refresh() }
+            let id = ObjectIdentifier(self)
+            let running = Task<Void, any Error> {
+                try await RefreshFlight.$current.withValue(id) { try await authenticator.refresh() }
+            }
             state.inFlight = running
             return running
         }
