@@ -24,7 +24,7 @@ struct Env {
 func allCases(_ env: Env) -> [Case] {
     queryCases(env) + optionCases(env) + formCases(env) + jsonCases(env) + bodyCases(env)
         + multipartCases(env)
-        + mergeCases(env) + pathCases(env) + rawCases(env) + transferCases(env)
+        + mergeCases(env) + pathCases(env) + rawCases(env) + transferCases(env) + resilienceCases(env)
 }
 
 // MARK: - §5/§6 params in the query
