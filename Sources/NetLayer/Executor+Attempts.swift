@@ -78,14 +78,17 @@ extension Executor {
                     after: outcome, attempt: interceptorContext.attempt, policy: policy,
                     deadline: interceptorContext.deadline, record: record)
             else {
-                if case .success(let response) = outcome, !policy.statusCodes.contains(response.head.statusCode) {
+                if case .success(let response) = outcome,
+                    !policy.statusCodes.contains(response.head.statusCode)
+                {
                     resource.retryTokens.refill()
                 }
                 return try outcome.get()
             }
             if case .success(let response) = outcome { response.body.cancel() }
             log?.retry(
-                attempt: interceptorContext.attempt + 1, of: policy.maximumAttempts, after: outcome, delay: delay)
+                attempt: interceptorContext.attempt + 1, of: policy.maximumAttempts, after: outcome,
+                delay: delay)
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
             interceptorContext.attempt += 1
         }
@@ -163,14 +166,16 @@ extension Executor {
                 request, prepared: prepared, context: context, start: start, record: record, log: log)
         }
         return try await authentication.run(request) { request in
-            try await hops(request, prepared: prepared, context: context, start: start, record: record, log: log)
+            try await hops(
+                request, prepared: prepared, context: context, start: start, record: record, log: log)
         }
     }
 
     /// One attempt: admission and the transport for every redirect hop, until a response that is
     /// not followed.
     private func hops(
-        _ first: TransportRequest, prepared: PreparedRequest, context: TransportContext, start: ContinuousClock.Instant,
+        _ first: TransportRequest, prepared: PreparedRequest, context: TransportContext,
+        start: ContinuousClock.Instant,
         record: AttemptRecord, log: RequestLog?
     ) async throws(NetLayerError) -> TransportResponse {
         guard first.method.isValid else { throw .invalidMethod(first.method) }
@@ -183,7 +188,8 @@ extension Executor {
             do {
                 next =
                     redirectPolicy.maximum > 0
-                    ? try RedirectRule.next(after: request, response: response.head, policy: redirectPolicy) : nil
+                    ? try RedirectRule.next(after: request, response: response.head, policy: redirectPolicy)
+                    : nil
             } catch {
                 response.body.cancel()
                 throw Self.known(error)
@@ -204,7 +210,8 @@ extension Executor {
     /// sends with what is left of the total deadline. The concurrency slot is held until the body
     /// is done with.
     private func hop(
-        _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext, start: ContinuousClock.Instant
+        _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext,
+        start: ContinuousClock.Instant
     ) async throws(NetLayerError) -> TransportResponse {
         let limiter = resource.limiter
         let slot = try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
@@ -247,10 +254,12 @@ extension RequestBody {
     var replayProblem: String? {
         for segment in segments {
             guard case .file(let url, let range) = segment else { continue }
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?
+                .int64Value
             guard let size else { return "\(url.lastPathComponent) cannot be read any more" }
             if size < range.upperBound {
-                return "\(url.lastPathComponent) is now \(size) bytes, shorter than the \(range.upperBound) sent"
+                return
+                    "\(url.lastPathComponent) is now \(size) bytes, shorter than the \(range.upperBound) sent"
             }
         }
         return nil

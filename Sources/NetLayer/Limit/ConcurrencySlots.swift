@@ -54,7 +54,8 @@ final class ConcurrencySlots: Sendable {
         }
         guard let id else { return Slot(self) }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = state.withLock { state in
                     if state.cancelled.remove(id) != nil { return true }
                     // A slot may have been freed between the check above and now.

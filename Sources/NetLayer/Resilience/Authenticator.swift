@@ -92,7 +92,8 @@ public final class Authentication: Sendable {
         } catch is CancellationError {
             throw NetLayerError.cancelled
         } catch {
-            throw NetLayerError.authenticationFailed("the authenticator could not add credentials", underlying: error)
+            throw NetLayerError.authenticationFailed(
+                "the authenticator could not add credentials", underlying: error)
         }
         return request
     }
@@ -162,7 +163,8 @@ final class RefreshFlight: Sendable {
     private static func value(of task: Task<Void, any Error>) async throws {
         let gate = OnceResume()
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 gate.set(continuation)
                 Task {
                     let result = await task.result

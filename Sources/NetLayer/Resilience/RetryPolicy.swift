@@ -80,7 +80,8 @@ public struct RetryPolicy: Sendable {
         backoff: RetryPolicy = .exponential(), _ shouldRetry: @escaping @Sendable (RetryAttempt) -> Bool
     ) -> RetryPolicy {
         RetryPolicy(
-            maximumAttempts: backoff.maximumAttempts, maximumDelay: backoff.maximumDelay, delay: backoff.delay,
+            maximumAttempts: backoff.maximumAttempts, maximumDelay: backoff.maximumDelay,
+            delay: backoff.delay,
             statusCodes: backoff.statusCodes, shouldRetry: shouldRetry)
     }
 
@@ -113,9 +114,11 @@ public struct RetryPolicy: Sendable {
         case .none: return nil
         case .fixed(let value) where value < .zero:
             return .invalidValue(part: "retryPolicy.delay", reason: "\(value) is negative")
-        case .exponential(let base, let multiplier) where base < .zero || !(multiplier >= 1) || !multiplier.isFinite:
+        case .exponential(let base, let multiplier)
+        where base < .zero || !(multiplier >= 1) || !multiplier.isFinite:
             return .invalidValue(
-                part: "retryPolicy", reason: "base \(base) must not be negative and multiplier \(multiplier) must be at least 1")
+                part: "retryPolicy",
+                reason: "base \(base) must not be negative and multiplier \(multiplier) must be at least 1")
         default: return nil
         }
     }
