@@ -21,6 +21,9 @@ final class ConcurrencySlots: Sendable {
 
     var inFlight: Int { state.withLock { $0.inFlight } }
 
+    /// Callers queued for a slot now (diagnostics and tests).
+    var waitingCount: Int { state.withLock { $0.waiters.count - $0.head } }
+
     /// A held slot; released once, however many times ``release()`` is called.
     final class Slot: Sendable {
         private let owner: ConcurrencySlots
