@@ -130,9 +130,18 @@ final class RefreshFlight: Sendable {
             if state.generation > generation { return nil }
             if let running = state.inFlight { return running }
             state.count += 1
+            let flight = state.count
             let id = ObjectIdentifier(self)
+            // The refresh itself settles the flight, so a waiter that is cancelled (and leaves
+            // early) neither ends the flight for the others nor loses the new generation.
             let running = Task<Void, any Error> {
-                try await RefreshFlight.$current.withValue(id) { try await authenticator.refresh() }
+                do {
+                    try await RefreshFlight.$current.withValue(id) { try await authenticator.refresh() }
+                } catch {
+                    land(flight, refreshed: false)
+                    throw error
+                }
+                land(flight, refreshed: true)
             }
             state.inFlight = running
             return running
@@ -145,16 +154,20 @@ final class RefreshFlight: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        state.withLock { state in
-            if state.inFlight == task {
-                state.inFlight = nil
-                if case .success = outcome { state.generation += 1 }
-            }
-        }
         if Task.isCancelled { throw .cancelled }
         if case .failure(let error) = outcome {
             if let known = error as? NetLayerError, known.code == .cancelled { throw known }
             throw .authenticationFailed("refreshing the credentials failed", underlying: error)
+        }
+    }
+
+    /// Ends flight number `flight`: no refresh in flight any more, and a new generation when it
+    /// succeeded.
+    private func land(_ flight: Int, refreshed: Bool) {
+        state.withLock { state in
+            guard state.count == flight else { return }
+            state.inFlight = nil
+            if refreshed { state.generation += 1 }
         }
     }
 

@@ -1,0 +1,341 @@
+import Foundation
+import NetLayerTesting
+import Testing
+
+@testable import NetLayer
+
+extension WireTests {
+    /// Issue 7's fault matrix, authentication: single-flight refreshes, replays, and clean failures,
+    /// checked against the `Authorization` headers the server received.
+    @Suite("Resilience: authentication on the wire", .timeLimit(.minutes(1)))
+    struct AuthenticationWireTests {
+        static let server = TestServerPool.make()
+
+        struct RefreshDenied: Error, Equatable {}
+
+        /// Accepts only `Bearer <token>`; anything else gets 401.
+        static func accepting(_ token: String) -> @Sendable (RecordedRequest) -> TestResponse {
+            { request in
+                request.header("Authorization") == "Bearer \(token)"
+                    ? .echo(request) : .text("token expired", status: 401)
+            }
+        }
+
+        /// Counts refreshes and the tokens they were given.
+        final class Refresher: Sendable {
+            let rejected = LockedValue<[String]>([])
+            let next: String
+            init(next: String) { self.next = next }
+            func refresh(_ token: String) async throws -> String {
+                rejected.withLock { $0.append(token) }
+                return next
+            }
+        }
+
+        static func tokens(_ requests: [RecordedRequest]) -> [String] {
+            requests.map { $0.header("Authorization") ?? "-" }
+        }
+
+        @Test func a401IsRefreshedOnceAndReplayedWithTheNewToken() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let refresher = Refresher(next: "new")
+                let auth = Authentication.bearer(token: "old") { try await refresher.refresh($0) }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let response = try await api.target(path).makeExecutor().response()
+                #expect(response.statusCode == 200)
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer old", "Bearer new"])
+                #expect(auth.refreshCount == 1)
+                #expect(refresher.rejected.withLock { $0 } == ["old"])
+                // Later calls carry the new token at once.
+                try await api.target(path).makeExecutor().execute()
+                #expect(
+                    Self.tokens(server.requests(path: path)) == ["Bearer old", "Bearer new", "Bearer new"])
+                #expect(auth.refreshCount == 1)
+            }
+        }
+
+        @Test func aFailedRefreshFailsTheCallWithTheRefreshError() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let auth = Authentication.bearer(token: "old") { _ in throw RefreshDenied() }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(
+                        retryPolicy: .fixed(delay: .milliseconds(5)), authentication: auth))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .authenticationFailed)
+                #expect(error?.underlying as? RefreshDenied == RefreshDenied())
+                #expect(error?.message.contains("refreshing the credentials failed") == true)
+                // Not retried, not replayed.
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer old"])
+                #expect(auth.refreshCount == 1)
+                // A later rejection tries again: a failed refresh does not poison the credentials.
+                _ = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(auth.refreshCount == 2)
+            }
+        }
+
+        @Test func aReplayRejectedAgainIsA401AfterExactlyOneRefresh() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("never"))
+                let refresher = Refresher(next: "new")
+                let auth = Authentication.bearer(token: "old") { try await refresher.refresh($0) }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .unacceptableStatus && error?.statusCode == 401)
+                #expect(error?.body == Data("token expired".utf8))
+                #expect(error?.attempts == 2)
+                #expect(auth.refreshCount == 1)
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer old", "Bearer new"])
+                // The token is redacted in the error's text.
+                #expect(error.map { !"\($0)\($0.debugDescription)".contains("Bearer new") } == true)
+            }
+        }
+
+        @Test func fiftyConcurrent401sShareOneRefreshAndAllReplayWithTheNewToken() async throws {
+            try await withDeadline(.seconds(40)) {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let gate = TestGate()
+                defer { gate.open() }
+                // Every old-token request is held until all 50 have arrived: they fail together.
+                server.route(path) { request in
+                    if request.header("Authorization") == "Bearer new" { return .echo(request) }
+                    gate.wait()
+                    return .text("token expired", status: 401)
+                }
+                let refresher = Refresher(next: "new")
+                let auth = Authentication.bearer(token: "old") { token in
+                    try await refresher.refresh(token)
+                }
+                let api = ResilientAPI(
+                    server: server, connections: 64, options: ResourceOptions(authentication: auth))
+                let calls = (0..<50).map { n in
+                    Task {
+                        try await api.target(path).makeExecutor(params: ["n": n]).execute(model: String.self)
+                    }
+                }
+                let held = await server.waitForRequests(count: 50, path: path, timeout: .seconds(20))
+                try #require(held.count == 50)
+                gate.open()
+                for call in calls { _ = try await call.value }
+                #expect(auth.refreshCount == 1)
+                #expect(refresher.rejected.withLock { $0 } == ["old"])
+                let received = server.requests(path: path)
+                #expect(received.count == 100)
+                #expect(received.filter { $0.header("Authorization") == "Bearer old" }.count == 50)
+                let replays = received.filter { $0.header("Authorization") == "Bearer new" }
+                #expect(replays.count == 50)
+                #expect(Set(replays.compactMap { $0.queryValue("n") }).count == 50)
+            }
+        }
+
+        @Test func oneAuthenticationSharedByTwoResourcesRefreshesOnceForBoth() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let gate = TestGate()
+                defer { gate.open() }
+                server.route(path) { request in
+                    if request.header("Authorization") == "Bearer new" { return .echo(request) }
+                    gate.wait()
+                    return .text("token expired", status: 401)
+                }
+                let refresher = Refresher(next: "new")
+                let auth = Authentication.bearer(token: "old") { try await refresher.refresh($0) }
+                let first = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let second = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let calls = [first, second].map { api in
+                    Task { try await api.target(path).makeExecutor().execute() }
+                }
+                #expect(await server.waitForRequests(count: 2, path: path).count == 2)
+                gate.open()
+                for call in calls { _ = try await call.value }
+                #expect(auth.refreshCount == 1)
+                #expect(
+                    Self.tokens(server.requests(path: path)).sorted() == [
+                        "Bearer new", "Bearer new", "Bearer old", "Bearer old",
+                    ])
+            }
+        }
+
+        @Test func cancellingOneCallerWaitingForARefreshNeitherStartsASecondRefreshNorLosesTheNewToken()
+            async throws
+        {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let refreshing = TestSignal()
+                let release = TestSignal()
+                let running = LockedValue((now: 0, most: 0))
+                let auth = Authentication.bearer(token: "old") { _ in
+                    running.withLock {
+                        $0.now += 1
+                        $0.most = max($0.most, $0.now)
+                    }
+                    defer { running.withLock { $0.now -= 1 } }
+                    refreshing.signal()
+                    await release.wait()
+                    return "new"
+                }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let cancelled = Task { try await api.target(path).makeExecutor().execute() }
+                await refreshing.wait()
+                cancelled.cancel()
+                let error = await failure { try await cancelled.value }
+                #expect(error?.code == .cancelled)
+                // The refresh goes on; a call made meanwhile waits for it instead of starting another.
+                let later = Task {
+                    try await api.target(path).makeExecutor(params: ["n": 2]).execute(model: String.self)
+                }
+                // Give the later call the chance to go wrong (send the old token, refresh again)
+                // before the refresh ends.
+                _ = await eventually(timeout: .milliseconds(300)) { server.requests(path: path).count > 1 }
+                release.signal()
+                _ = try await later.value
+                #expect(auth.refreshCount == 1)
+                #expect(running.withLock { $0.most } == 1)
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer old", "Bearer new"])
+                // Later calls go out with the new token at once.
+                try await api.target(path).makeExecutor().execute()
+                #expect(auth.refreshCount == 1)
+                #expect(server.requests(path: path).last?.header("Authorization") == "Bearer new")
+            }
+        }
+
+        /// Reads the token from a store that something else rotates.
+        struct StoreAuthenticator: Authenticator {
+            let store: LockedValue<String>
+            func authenticate(_ request: inout TransportRequest) async throws {
+                try request.headerFields.setValue("Token \(store.withLock { $0 })", for: "Authorization")
+            }
+            func refresh() async throws {}
+        }
+
+        @Test func credentialsAreAskedForOnEveryAttemptSoARotatedTokenIsUsedWithoutANewResource() async throws
+        {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.script(path, responders: [{ _ in .retryAfter("0") }, { .echo($0) }])
+                let store = LockedValue("one")
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(
+                        interceptors: [
+                            ClosureInterceptor { request, context, next in
+                                // Rotated between the first attempt and the retry.
+                                if context.attempt == 2 { store.withLock { $0 = "two" } }
+                                return try await next(request)
+                            }
+                        ],
+                        retryPolicy: .fixed(delay: .milliseconds(5)),
+                        authentication: Authentication(StoreAuthenticator(store: store))))
+                try await api.target(path).makeExecutor().execute()
+                store.withLock { $0 = "three" }
+                try await api.target(path).makeExecutor().execute()
+                #expect(
+                    Self.tokens(server.requests(path: path)) == ["Token one", "Token two", "Token three"])
+            }
+        }
+
+        struct BrokenAuthenticator: Authenticator {
+            func authenticate(_ request: inout TransportRequest) async throws { throw RefreshDenied() }
+            func refresh() async throws {}
+        }
+
+        @Test func anAuthenticatorThatCannotAddCredentialsFailsBeforeAnythingIsSent() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(authentication: Authentication(BrokenAuthenticator())))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .authenticationFailed)
+                #expect(error?.underlying as? RefreshDenied == RefreshDenied())
+                #expect(server.requests(path: path).isEmpty)
+            }
+        }
+
+        @Test func basicCredentialsGoOutAndA401IsNotRefreshed() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let good = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(authentication: .basic(username: "ana", password: "pä ss")))
+                let data = try await EchoTarget(resource: good, path: "/basic-auth")
+                    .makeExecutor(params: ["user": "ana", "pass": "pä ss"]).execute()
+                #expect(String(decoding: data, as: UTF8.self).contains("/basic-auth"))
+                let auth = Authentication.basic(username: "ana", password: "wrong")
+                let bad = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let before = server.requests(path: "/basic-auth").count
+                let error = await failure {
+                    try await EchoTarget(resource: bad, path: "/basic-auth")
+                        .makeExecutor(params: ["user": "ana", "pass": "pä ss"]).execute()
+                }
+                #expect(error?.code == .unacceptableStatus && error?.statusCode == 401)
+                #expect(auth.refreshCount == 0)
+                let sent = server.requests(path: "/basic-auth").dropFirst(before)
+                #expect(sent.count == 1)
+                #expect(
+                    sent.first?.header("Authorization") == "Basic "
+                        + Data("ana:wrong".utf8).base64EncodedString())
+            }
+        }
+
+        /// Treats 403 with `X-Token: expired` as a rejection too.
+        struct ForbiddenMeansExpired: Authenticator {
+            let store: LockedValue<String>
+            func authenticate(_ request: inout TransportRequest) async throws {
+                try request.headerFields.setValue(store.withLock { $0 }, for: "X-Api-Key")
+            }
+            func refresh() async throws { store.withLock { $0 = "fresh" } }
+            func isRejection(_ response: ResponseHead) -> Bool {
+                response.statusCode == 403 && response.headerFields["X-Token"] == "expired"
+            }
+        }
+
+        @Test func anAuthenticatorDecidesWhatARejectionIs() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { request in
+                    if request.header("X-Api-Key") == "fresh" { return .echo(request) }
+                    var response = TestResponse.text("expired", status: 403)
+                    response.addHeader("X-Token", "expired")
+                    return response
+                }
+                let auth = Authentication(ForbiddenMeansExpired(store: LockedValue("stale")))
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                try await api.target(path).makeExecutor().execute()
+                #expect(auth.refreshCount == 1)
+                #expect(
+                    server.requests(path: path).map { $0.header("X-Api-Key") ?? "-" } == ["stale", "fresh"])
+            }
+        }
+
+        @Test func aRefreshedTokenThatIsNotAValidHeaderFailsTheRefresh() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let auth = Authentication.bearer(token: "old") { _ in "new\r\nX-Injected: 1" }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .authenticationFailed)
+                #expect((error?.underlying as? NetLayerError)?.code == .invalidHeader)
+                #expect(server.requests(path: path).count == 1)
+                #expect(server.requests.allSatisfy { $0.header("X-Injected") == nil })
+            }
+        }
+    }
+}
