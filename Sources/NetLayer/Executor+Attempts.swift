@@ -28,12 +28,14 @@ final class AttemptRecord: Sendable {
 
     func started(_ request: TransportRequest) {
         state.withLock { state in
-            state.attempts += 1
             state.lastRequest = request
             state.redirects = []
             state.sentHeaders.merge(request.headerFields)
         }
     }
+
+    /// The attempt passed admission and goes to the transport: it counts.
+    func admitted() { state.withLock { $0.attempts += 1 } }
 
     func redirected(_ redirect: Redirect, to request: TransportRequest) {
         state.withLock { state in
@@ -183,7 +185,9 @@ extension Executor {
         var request = first
         var redirects: [Redirect] = []
         while true {
-            let response = try await hop(request, prepared: prepared, context: context, start: start)
+            let response = try await hop(
+                request, prepared: prepared, context: context, start: start,
+                counting: redirects.isEmpty ? record : nil)
             let next: (TransportRequest, Redirect)?
             do {
                 next =
@@ -208,13 +212,15 @@ extension Executor {
 
     /// One request on the wire: waits for admission (every request the server sees counts), then
     /// sends with what is left of the total deadline. The concurrency slot is held until the body
-    /// is done with.
+    /// is done with. `record`, given for an attempt's first hop, counts the attempt once it is
+    /// admitted, so an attempt that never left (cancelled or timed out in admission) does not count.
     private func hop(
         _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext,
-        start: ContinuousClock.Instant
+        start: ContinuousClock.Instant, counting record: AttemptRecord?
     ) async throws(NetLayerError) -> TransportResponse {
         let limiter = resource.limiter
         let slot = try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
+        record?.admitted()
         var hop = context
         if let total = context.timeouts.total {
             let left = total - (ContinuousClock.now - start)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import NetLayer
 
-extension WireTests {
+extension WireTests.Resilience {
     /// Issue 7's fault matrix, authentication: single-flight refreshes, replays, and clean failures,
     /// checked against the `Authorization` headers the server received.
     @Suite("Resilience: authentication on the wire", .timeLimit(.minutes(1)))

@@ -259,3 +259,9 @@ func failure<T>(
         return NetLayerError.from(error, sourceLocation: sourceLocation)
     }
 }
+
+extension WireTests {
+    /// Issue 7's wire suites (retries, authentication, admission, interceptors, faults, the soak),
+    /// one test at a time like every wire suite; `swift test --filter Resilience` runs them all.
+    @Suite enum Resilience {}
+}
