@@ -1,0 +1,266 @@
+import Foundation
+import NetLayerTesting
+import Testing
+
+@testable import NetLayer
+
+extension WireTests.Resilience {
+    /// Issue 7's fault matrix, the connection and the payload: every fault ends in a typed error or
+    /// a success within its deadline, never a hang.
+    @Suite("Resilience: connection and payload faults", .timeLimit(.minutes(1)))
+    struct FaultMatrixWireTests {
+        static let server = TestServerPool.make()
+
+        /// A body of `length` bytes of which only `sent` are written before the connection closes.
+        static func cut(length: Int64 = 10_000, after sent: Int64 = 1000) -> TestResponse {
+            var body = TestStreamedBody(length: length) { range in Data(repeating: 0x2A, count: range.count) }
+            body.pieceSize = 500
+            body.interruptAfter = sent
+            var response = TestResponse(status: 200, headers: [("Content-Type", "application/octet-stream")])
+            response.streamedBody = body
+            return response
+        }
+
+        /// Both send paths: the direct one (nothing to watch) and the delegate-driven one (an idle
+        /// timeout to enforce).
+        static let timeouts: [Duration?] = [nil, .seconds(10)]
+
+        @Test(arguments: timeouts)
+        func aConnectionClosedBeforeTheHeadIsATransportError(_ timeout: Duration?) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in .drop() }
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await ResilientAPI(server: server).target(path).makeExecutor(timeout: timeout)
+                        .execute()
+                }
+                #expect(ContinuousClock.now - start < .seconds(5))
+                #expect(error?.code == .transport, "\(String(describing: error))")
+                #expect(error?.urlError != nil)
+                #expect(error?.message.contains("GET http://127.0.0.1") == true)
+                #expect(server.requests(path: path).count >= 1)
+            }
+        }
+
+        @Test(arguments: timeouts)
+        func aConnectionClosedMidBodyIsATypedErrorNotAShortBody(_ timeout: Duration?) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in Self.cut() }
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await ResilientAPI(server: server).target(path).makeExecutor(timeout: timeout)
+                        .execute()
+                }
+                #expect(ContinuousClock.now - start < .seconds(5))
+                #expect(error?.code == .transport, "\(String(describing: error))")
+            }
+        }
+
+        @Test(arguments: timeouts)
+        func aBodyCutShortWithARetryPolicyStillEndsInATypedError(_ timeout: Duration?) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in Self.cut() }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(5), maximumAttempts: 3))
+                )
+                let error = await failure {
+                    try await api.target(path).makeExecutor(timeout: timeout).execute()
+                }
+                #expect(error?.code == .transport, "\(String(describing: error))")
+                #expect((1...3).contains(server.requests(path: path).count))
+            }
+        }
+
+        @Test func aServerThatNeverAnswersEndsAtTheTotalDeadline() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { request in TestRoutes.echo(request).delayed(by: .seconds(60)) }
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await ResilientAPI(server: server).target(path)
+                        .makeExecutor(resourceTimeout: .milliseconds(600)).execute()
+                }
+                let elapsed = ContinuousClock.now - start
+                #expect(error?.code == .timedOut, "\(String(describing: error))")
+                #expect(elapsed >= .milliseconds(550) && elapsed < .seconds(4), "\(elapsed)")
+            }
+        }
+
+        @Test func aServerThatNeverAnswersWithARetryPolicyStillEndsAtTheTotalDeadline() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { request in TestRoutes.echo(request).delayed(by: .seconds(60)) }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(
+                        timeout: .milliseconds(300),
+                        retryPolicy: .fixed(delay: .milliseconds(5), maximumAttempts: 50)))
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await api.target(path).makeExecutor(resourceTimeout: .milliseconds(1500)).execute()
+                }
+                let elapsed = ContinuousClock.now - start
+                #expect(error?.code == .timedOut, "\(String(describing: error))")
+                #expect(elapsed < .seconds(5), "\(elapsed)")
+                // Each idle timeout is retried until the total deadline is near.
+                #expect((2...6).contains(server.requests(path: path).count))
+            }
+        }
+
+        @Test func aDripSlowerThanTheIdleTimeoutTimesOut() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await EchoTarget(resource: ResilientAPI(server: server), path: "/drip")
+                        .makeExecutor(params: ["bytes": 20, "interval": 1500], timeout: .milliseconds(400))
+                        .execute()
+                }
+                let elapsed = ContinuousClock.now - start
+                #expect(error?.code == .timedOut, "\(String(describing: error))")
+                #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(4), "\(elapsed)")
+            }
+        }
+
+        @Test func aDripFasterThanTheIdleTimeoutCompletes() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let data = try await EchoTarget(resource: ResilientAPI(server: server), path: "/drip")
+                    .makeExecutor(params: ["bytes": 8, "interval": 50], timeout: .seconds(3)).execute()
+                #expect(data == Data(repeating: UInt8(ascii: "*"), count: 8))
+            }
+        }
+
+        @Test func malformedJSONIsADecodingFailureWithTheBody() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in .json(#"{"id":1,"title":"Du"#) }
+                let error = await failure {
+                    try await ResilientAPI(server: server).target(path).makeExecutor().execute(
+                        model: Book.self)
+                }
+                #expect(error?.code == .decodingFailed)
+                #expect(error?.body == Data(#"{"id":1,"title":"Du"#.utf8))
+                #expect(error?.underlying is DecodingError)
+            }
+        }
+
+        @Test func anEmpty204DecodesAsEmptyAndAsNil() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in TestResponse(status: 204) }
+                let api = ResilientAPI(server: server)
+                #expect(
+                    try await api.target(path).makeExecutor(method: .delete).execute(model: Empty.self)
+                        == Empty())
+                let none = try await api.target(path).makeExecutor().execute(model: Book?.self)
+                #expect(none == nil)
+                let response = try await api.target(path).makeExecutor().response(model: Empty.self)
+                #expect(response.statusCode == 204 && response.data.isEmpty)
+            }
+        }
+
+        @Test func aRedirectChainIsFollowedToTheEnd() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                @Sendable func redirect(_ status: Int, to location: String) -> TestResponse {
+                    var response = TestResponse.text("see \(location)", status: status)
+                    response.addHeader("Location", location)
+                    return response
+                }
+                server.route(path + "/a") { _ in redirect(301, to: path + "/b") }
+                server.route(path + "/b") { _ in redirect(302, to: path + "/c") }
+                server.route(path + "/c") { _ in redirect(307, to: path + "/d") }
+                server.route(path + "/d") { _ in .json(#"{"id":4,"title":"End"}"#) }
+                let response = try await ResilientAPI(server: server).target(path + "/a").makeExecutor()
+                    .response(model: Book.self)
+                #expect(response.value == Book(id: 4, title: "End"))
+                #expect(response.redirects.map(\.statusCode) == [301, 302, 307])
+                #expect(response.url?.path == path + "/d")
+                for hop in ["a", "b", "c", "d"] {
+                    #expect(server.requests(path: path + "/" + hop).count == 1)
+                }
+            }
+        }
+
+        @Test func aRedirectLoopEndsWithTooManyRedirects() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in
+                    var response = TestResponse.text("again", status: 302)
+                    response.addHeader("Location", path)
+                    return response
+                }
+                let api = ResilientAPI(
+                    server: server, options: ResourceOptions(redirects: RedirectPolicy(maximum: 5)))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .tooManyRedirects)
+                #expect(error?.redirects.count == 6)
+                #expect(server.requests(path: path).count == 6)
+                // With the default limit of 20, too.
+                let defaults = await failure {
+                    try await ResilientAPI(server: server).target(path).makeExecutor(params: ["d": 1])
+                        .execute()
+                }
+                #expect(defaults?.code == .tooManyRedirects)
+                #expect(server.requests(path: path).count == 6 + 21)
+            }
+        }
+
+        @Test func aRedirectLoopIsNotRetried() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in
+                    var response = TestResponse.text("again", status: 308)
+                    response.addHeader("Location", path)
+                    return response
+                }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(
+                        redirects: RedirectPolicy(maximum: 2), retryPolicy: .fixed(delay: .milliseconds(5))))
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .tooManyRedirects && error?.attempts == 1)
+                #expect(server.requests(path: path).count == 3)
+            }
+        }
+
+        @Test func aStaleKeptAliveConnectionWithARetryPolicyCompletesPromptly() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                // Answers the first request of a connection, drops any later one (a keep-alive timer
+                // firing as the next request arrives).
+                server.route(path) { request in
+                    request.sequenceOnConnection >= 2 ? .drop() : TestRoutes.echo(request)
+                }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(5), maximumAttempts: 3))
+                )
+                for round in 0..<3 {
+                    try await api.target(path + "/warm").makeExecutor().execute()
+                    let start = ContinuousClock.now
+                    let data = try await api.target(path).makeExecutor(params: ["round": round]).execute()
+                    #expect(ContinuousClock.now - start < .seconds(3))
+                    #expect(String(decoding: data, as: UTF8.self).contains("round=\(round)"))
+                }
+                #expect(server.requests(path: path).filter { $0.sequenceOnConnection == 1 }.count == 3)
+            }
+        }
+    }
+}
