@@ -41,6 +41,7 @@ final class Story {
         try await wrongToken()
         try await burstWithoutLimiter()
         try await burstWithLimiter()
+        try await resilience()
         let guideAPI = try await gettingStarted()
         try await mainActorModel(api: guideAPI)
         try await serverRoute(api: guideAPI)
