@@ -92,7 +92,7 @@ extension Story {
     func docsAreCompiled() async throws {
         let documents = [
             "Docs/GettingStarted.md", "Docs/Integration.md", "Docs/Migration.md", "Docs/Transfers.md",
-            "Docs/Streaming.md",
+            "Docs/Streaming.md", "Docs/Resilience.md",
         ]
         for document in documents {
             begin("\(document): every Swift block is code this sample compiles and runs")
