@@ -57,6 +57,16 @@ public final class Authentication: Sendable {
         Authentication(BearerAuthenticator(token: token, refresh: refresh))
     }
 
+    /// A bearer token kept in your own store: `currentToken` is read for every attempt, and
+    /// `refresh` (called once per rejection wave, with the token that was rejected) updates the
+    /// store. One source of truth, no copy inside NetLayer.
+    public static func bearer(
+        currentToken: @escaping @Sendable () async throws -> String,
+        refresh: @escaping @Sendable (_ rejected: String) async throws -> Void
+    ) -> Authentication {
+        Authentication(StoredBearerAuthenticator(currentToken: currentToken, renew: refresh))
+    }
+
     /// HTTP Basic credentials (RFC 7617, UTF-8). They cannot be renewed, so a 401 is not a
     /// rejection to refresh after: it goes to validation and throws
     /// ``NetLayerError/Code/unacceptableStatus`` as it would without an authenticator.
@@ -246,6 +256,20 @@ struct BearerAuthenticator: Authenticator {
         // Checked here, so a bad token fails the refresh rather than every later call.
         _ = try HeaderFields.validated(name: "Authorization", value: "Bearer \(next)")
         token.withLock { $0 = next }
+    }
+}
+
+/// `Authorization: Bearer <token>` read from the caller's store for every attempt.
+struct StoredBearerAuthenticator: Authenticator {
+    let currentToken: @Sendable () async throws -> String
+    let renew: @Sendable (String) async throws -> Void
+
+    func authenticate(_ request: inout TransportRequest) async throws {
+        try request.headerFields.setValue("Bearer \(try await currentToken())", for: "Authorization")
+    }
+
+    func refresh() async throws {
+        try await renew(try await currentToken())
     }
 }
 

@@ -46,7 +46,9 @@ public struct InterceptorContext: Sendable {
     /// The path template the call was made with, tokens unfilled (`/users/:id`): a stable name
     /// for metrics and logs that holds no path-part values.
     public let pathTemplate: String
-    /// Which attempt of the built-in ``RetryPolicy`` this is, from 1.
+    /// Which attempt of the built-in ``RetryPolicy`` this is, from 1. A replay after an
+    /// ``Authentication`` refresh happens inside the interceptors and does not count here (it
+    /// does in ``Response/attempts``, which counts every request that reached the transport).
     public internal(set) var attempt: Int
     /// Whether the call may be sent more than once: its method is idempotent (GET, HEAD, PUT,
     /// DELETE, OPTIONS, TRACE) or the call was marked with ``Executor/idempotent(_:)``.

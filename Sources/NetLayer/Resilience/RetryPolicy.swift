@@ -144,13 +144,20 @@ public struct RetryPolicy: Sendable {
     /// Whether the failure of `attempt` qualifies for a retry, before the rules every policy keeps.
     func qualifies(_ attempt: RetryAttempt) -> Bool {
         if let shouldRetry { return shouldRetry(attempt) }
+        return qualifiesByDefault(attempt)
+    }
+
+    /// Whether `attempt` is retried by the default rules: its status is one of ``statusCodes``,
+    /// or its error ``isTransient(_:)``. A ``predicate(backoff:_:)`` can extend them:
+    /// `.predicate { $0.response?.statusCode == 409 || RetryPolicy.none.qualifiesByDefault($0) }`.
+    public func qualifiesByDefault(_ attempt: RetryAttempt) -> Bool {
         if let status = attempt.response?.statusCode { return statusCodes.contains(status) }
         return attempt.error.map(Self.isTransient) ?? false
     }
 
-    /// Connection failures worth another try: timeouts, a lost or refused connection, DNS, no
-    /// network. Not cancellation, TLS trust failures or bad URLs.
-    static func isTransient(_ error: NetLayerError) -> Bool {
+    /// Connection failures worth another try: a timeout, a lost or refused connection, DNS, no
+    /// network, a malformed response. Not cancellation, TLS trust failures or bad URLs.
+    public static func isTransient(_ error: NetLayerError) -> Bool {
         if error.code == .timedOut { return true }
         guard error.code == .transport, let code = error.urlError?.code else { return false }
         return transientURLErrors.contains(code)
