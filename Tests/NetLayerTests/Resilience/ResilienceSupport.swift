@@ -237,6 +237,13 @@ func residentBytes() -> Int? {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
+/// Whether this process runs under the thread sanitizer (`swift test --sanitize=thread`), whose
+/// shadow memory and deferred frees make resident-memory figures meaningless.
+let runsUnderThreadSanitizer: Bool = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return false }
+    return dlsym(process, "__tsan_init") != nil
+}()
+
 extension NetLayerError {
     /// The error a failing call threw, or `nil` (and an issue) when it threw something else.
     static func from(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) -> NetLayerError?
