@@ -79,7 +79,13 @@ extension Bool: ParamConvertible {
 
 extension ParamConvertible where Self: BinaryInteger {
     /// The integer in decimal.
-    public var paramValue: ParamValue { .number(String(self)) }
+    public var paramValue: ParamValue {
+        // The same text as `String(self)`; through a 64-bit type, the conversion is specialized
+        // (`String(_:)` of a generic integer is not, and costs three times as much).
+        if let small = Int64(exactly: self) { return .number(String(small)) }
+        if let large = UInt64(exactly: self) { return .number(String(large)) }
+        return .number(String(self))
+    }
 }
 
 extension Int: ParamConvertible {}
@@ -144,7 +150,17 @@ extension Optional: ParamConvertible where Wrapped: ParamConvertible {
 
 extension Array: ParamConvertible where Element: ParamConvertible {
     /// The elements in order.
-    public var paramValue: ParamValue { .array(map { $0.paramValue }) }
+    public var paramValue: ParamValue {
+        // The most common element types, converted without a call through the protocol per element
+        // (the same values as theirs).
+        if Element.self == String.self {
+            return .array(unsafeBitCast(self, to: [String].self).map { .string($0) })
+        }
+        if Element.self == Int.self {
+            return .array(unsafeBitCast(self, to: [Int].self).map { .number(String($0)) })
+        }
+        return .array(map { $0.paramValue })
+    }
 }
 
 extension Set: ParamConvertible where Element: ParamConvertible & Comparable {
@@ -164,6 +180,12 @@ extension Dictionary: ParamConvertible where Key == String, Value: ParamConverti
 }
 
 extension ParamValue {
+    /// Whether the value is ``null``.
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The text of a scalar value (`nil` for null, arrays and dictionaries).
     func scalarText(bools: ParamStyle.BoolEncoding) -> String? {
         switch self {

@@ -7,11 +7,30 @@ enum FollowURL {
     /// network-path reference (`//host/…`), which joined after a domain would make a URL such as
     /// `https://api.example.com/https://api.example.com/…`.
     static func isAbsolute(_ path: String) -> Bool {
+        // Most paths have neither `//` at the start nor `://` anywhere: no character walk then.
+        if !mayBeAbsolute(path) { return false }
         if path.hasPrefix("//") { return true }
         guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") else { return false }
         let scheme = path[..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    /// Whether the bytes start with `//` or hold `://` (which every absolute path does).
+    private static func mayBeAbsolute(_ path: String) -> Bool {
+        path.withUTF8Bytes { bytes in
+            let slash = UInt8(ascii: "/")
+            if bytes.count >= 2 && bytes[0] == slash && bytes[1] == slash { return true }
+            var index = 2
+            while index < bytes.count {
+                if bytes[index] == slash && bytes[index - 1] == slash && bytes[index - 2] == UInt8(ascii: ":")
+                {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// Throws when `path` (the target's `path` or a call's `subpath`) is an absolute URL.

@@ -9,13 +9,19 @@ import Foundation
 struct FormEncoder: Sendable {
     var options: ParamStyle
 
+    /// Params as entries sorted by key in byte order, one per key.
+    typealias Entries = [(key: String, value: ParamValue)]
+
     /// The params as (name, text) pairs, names still unencoded (`tags[]`, `filter[min]`).
     func pairs(_ params: [String: ParamValue]) -> [(name: String, value: String)] {
+        pairs(sorted: Self.sortedEntries(params))
+    }
+
+    /// The pairs of entries already sorted by key (see ``sortedEntries(_:)``).
+    func pairs(sorted entries: Entries) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
-        result.reserveCapacity(params.count)
-        for key in Self.sortedKeys(params) {
-            if let value = params[key] { flatten(name: key, value: value, into: &result) }
-        }
+        result.reserveCapacity(entries.count)
+        for entry in entries { flatten(name: entry.key, value: entry.value, into: &result) }
         return result
     }
 
@@ -25,60 +31,124 @@ struct FormEncoder: Sendable {
         if params.isEmpty { return "" }
         var output: [UInt8] = []
         output.reserveCapacity(params.count * 24)
-        for key in Self.sortedKeys(params) {
-            guard let value = params[key] else { continue }
-            var name: [UInt8] = []
-            PercentEncoding.append(key, allowing: PercentEncoding.unreserved, to: &name)
-            appendEncoded(name: name, value: value, to: &output)
-        }
+        append(sorted: Self.sortedEntries(params), to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static let openBracket = Array("%5B".utf8)
-    private static let closeBracket = Array("%5D".utf8)
-    private static let emptyBrackets = Array("%5B%5D".utf8)
+    /// The encoded text of entries already sorted by key (see ``sortedEntries(_:)``).
+    func encode(sorted entries: Entries) -> String {
+        var output: [UInt8] = []
+        append(sorted: entries, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
 
-    /// The encoding counterpart of `flatten`: same names, same order, already encoded.
-    private func appendEncoded(name: [UInt8], value: ParamValue, to output: inout [UInt8]) {
+    /// Appends the encoded pairs of entries sorted by key (see ``sortedEntries(_:)``) to `output`,
+    /// `&` between pairs.
+    /// - Parameter first: Written before the first pair, if any pair is written (`?` or `&` when
+    ///   the pairs go at the end of a URL); `nil` for nothing.
+    /// - Returns: Whether any pair was written.
+    @discardableResult
+    func append<Sink: ByteSink>(sorted entries: Entries, to output: inout Sink, first: UInt8? = nil) -> Bool {
+        let unreserved = PercentEncoding.unreserved  // read once, not once per pair
+        var wrote = false
+        var name: [UInt8] = []
+        for entry in entries {
+            switch entry.value {
+            case .null:
+                continue
+            case .array(let items) where options.arrays != .indexed && Self.allScalars(items):
+                // The common array: every element named alike (`k%5B%5D` or `k`), no name buffer.
+                for item in items {
+                    guard let text = item.scalarText(bools: options.bools) else { continue }
+                    Self.separate(&output, wrote: &wrote, first: first)
+                    output.appendEncoded(entry.key, allowing: unreserved)
+                    if options.arrays == .brackets { output.append(Self.emptyBrackets) }
+                    output.append(UInt8(ascii: "="))
+                    output.appendEncoded(text, allowing: unreserved)
+                }
+            case .array, .dictionary:
+                name.removeAll(keepingCapacity: true)
+                name.appendEncoded(entry.key, allowing: unreserved)
+                appendNested(name: &name, value: entry.value, to: &output, wrote: &wrote, first: first)
+            case .bool, .number, .string:
+                guard let text = entry.value.scalarText(bools: options.bools) else { continue }
+                Self.separate(&output, wrote: &wrote, first: first)
+                output.appendEncoded(entry.key, allowing: unreserved)
+                output.append(UInt8(ascii: "="))
+                output.appendEncoded(text, allowing: unreserved)
+            }
+        }
+        return wrote
+    }
+
+    /// Whether no item is an array or a dictionary (`nil` items are dropped, so they count).
+    private static func allScalars(_ items: [ParamValue]) -> Bool {
+        items.allSatisfy { item in
+            switch item {
+            case .array, .dictionary: false
+            case .null, .bool, .number, .string: true
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func separate<Sink: ByteSink>(_ output: inout Sink, wrote: inout Bool, first: UInt8?) {
+        if wrote {
+            output.append(UInt8(ascii: "&"))
+        } else {
+            if let first { output.append(first) }
+            wrote = true
+        }
+    }
+
+    private static var openBracket: String { "%5B" }
+    private static var closeBracket: String { "%5D" }
+    private static var emptyBrackets: String { "%5B%5D" }
+
+    /// The encoding counterpart of `flatten`: same names, same order, already encoded. `name` is
+    /// the encoded name so far; it is extended for children and restored before returning.
+    private func appendNested<Sink: ByteSink>(
+        name: inout [UInt8], value: ParamValue, to output: inout Sink, wrote: inout Bool, first: UInt8?
+    ) {
         switch value {
         case .null:
             return
         case .bool, .number, .string:
             guard let text = value.scalarText(bools: options.bools) else { return }
-            if !output.isEmpty { output.append(UInt8(ascii: "&")) }
-            output.append(contentsOf: name)
+            Self.separate(&output, wrote: &wrote, first: first)
+            name.withUnsafeBufferPointer { output.append($0) }
             output.append(UInt8(ascii: "="))
-            PercentEncoding.append(text, allowing: PercentEncoding.unreserved, to: &output)
+            output.appendEncoded(text, allowing: PercentEncoding.unreserved)
         case .array(let items):
-            let scalarName: [UInt8]
-            switch options.arrays {
-            case .brackets: scalarName = name + Self.emptyBrackets
-            case .noBrackets: scalarName = name
-            case .indexed: scalarName = []
-            }
+            let mark = name.count
             // A nil element is dropped and the indexes after it close up, as in JSON.
-            for (index, item) in items.lazy.filter({ $0 != .null }).enumerated() {
+            var index = 0
+            for item in items {
                 let isContainer: Bool
                 switch item {
+                case .null: continue
                 case .array, .dictionary: isContainer = true
-                default: isContainer = false
+                case .bool, .number, .string: isContainer = false
                 }
                 if isContainer || options.arrays == .indexed {
-                    appendEncoded(
-                        name: name + Self.openBracket + Array(String(index).utf8) + Self.closeBracket,
-                        value: item,
-                        to: &output)
-                } else {
-                    appendEncoded(name: scalarName, value: item, to: &output)
+                    name.append(Self.openBracket)
+                    name.append(String(index))
+                    name.append(Self.closeBracket)
+                } else if options.arrays == .brackets {
+                    name.append(Self.emptyBrackets)
                 }
+                appendNested(name: &name, value: item, to: &output, wrote: &wrote, first: first)
+                name.removeSubrange(mark...)
+                index += 1
             }
         case .dictionary(let entries):
-            for key in Self.sortedKeys(entries) {
-                guard let child = entries[key] else { continue }
-                var childName = name + Self.openBracket
-                PercentEncoding.append(key, allowing: PercentEncoding.unreserved, to: &childName)
-                childName += Self.closeBracket
-                appendEncoded(name: childName, value: child, to: &output)
+            let mark = name.count
+            for entry in Self.sortedEntries(entries) {
+                name.append(Self.openBracket)
+                name.appendEncoded(entry.key, allowing: PercentEncoding.unreserved)
+                name.append(Self.closeBracket)
+                appendNested(name: &name, value: entry.value, to: &output, wrote: &wrote, first: first)
+                name.removeSubrange(mark...)
             }
         }
     }
@@ -88,16 +158,111 @@ struct FormEncoder: Sendable {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
+    /// Whether every key is ASCII: then Swift's own `<` is a byte comparison (and much faster than
+    /// ``byteOrder(_:_:)``), and `==` is byte equality.
+    private static func allASCII<Keys: Sequence<String>>(_ keys: Keys) -> Bool {
+        keys.allSatisfy(\.isASCIIBytes)
+    }
+
     /// Keys in byte order. Swift's own `<` is a byte comparison for ASCII strings and much faster,
     /// so it is used when every key is ASCII (for others Swift orders by canonical equivalence).
     static func sortedKeys<Value>(_ dictionary: [String: Value]) -> [String] {
         let keys = Array(dictionary.keys)
         if keys.count < 2 { return keys }
-        let allASCII = keys.allSatisfy { key in
-            var key = key
-            return key.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+        return allASCII(keys) ? keys.sorted() : keys.sorted(by: byteOrder)
+    }
+
+    /// The entries of a dictionary in byte order of their keys.
+    static func sortedEntries(_ dictionary: [String: ParamValue]) -> Entries {
+        var entries = Entries(dictionary)
+        if entries.count < 2 { return entries }
+        if allASCII(dictionary.keys) {
+            entries.sort { $0.key < $1.key }
+        } else {
+            entries.sort { byteOrder($0.key, $1.key) }
         }
-        return allASCII ? keys.sorted() : keys.sorted(by: byteOrder)
+        return entries
+    }
+
+    /// Merges the params of the three levels (a later level wins per top-level key, even with
+    /// `nil`) into entries sorted by key in byte order: the same as merging dictionaries and
+    /// sorting their keys, without hashing a key.
+    static func merged(
+        defaults: [String: ParamValue], target: [String: ParamValue], call: Params
+    ) -> Entries {
+        var entries: Entries = []
+        let count = defaults.count + target.count + call.count
+        entries.reserveCapacity(count)
+        for (key, value) in defaults { entries.append((key, value)) }
+        for (key, value) in target { entries.append((key, value)) }
+        for (key, value) in call { entries.append((key, value.paramValue)) }
+        if count < 2 { return entries }
+        // The first 8 bytes of each key as one big-endian integer, to compare keys cheaply (ASCII
+        // keys only: their byte order is Swift's order).
+        var prefixes: [UInt64] = []
+        prefixes.reserveCapacity(count)
+        var ascii = true
+        for entry in entries {
+            let (prefix, isASCII) = entry.key.withUTF8Bytes { bytes -> (UInt64, Bool) in
+                var bits: UInt8 = 0
+                for byte in bytes { bits |= byte }
+                var prefix: UInt64 = 0
+                for index in 0..<8 {
+                    prefix = prefix << 8 | UInt64(index < bytes.count ? bytes[index] : 0)
+                }
+                return (prefix, bits < 0x80)
+            }
+            ascii = ascii && isASCII
+            prefixes.append(prefix)
+        }
+        if !ascii || count > 64 {
+            // Non-ASCII keys that differ in bytes may still be equal Swift strings (canonical
+            // equivalence), so they merge as dictionary keys, exactly as levels always merged;
+            // many keys are sorted the general way.
+            var merged: [String: ParamValue] = [:]
+            merged.reserveCapacity(entries.count)
+            for entry in entries { merged[entry.key] = entry.value }
+            return sortedEntries(merged)
+        }
+        sortKeepingLast(&entries, prefixes: &prefixes)
+        return entries
+    }
+
+    /// Sorts a few dozen entries with ASCII keys in byte order and keeps the last of equal keys
+    /// (the sort is stable, so that is the latest level's): an insertion sort that compares
+    /// `prefixes`, and only equal prefixes as strings, through buffers, where swapping elements
+    /// moves them without retaining anything.
+    private static func sortKeepingLast(_ entries: inout Entries, prefixes: inout [UInt64]) {
+        let kept = entries.withUnsafeMutableBufferPointer { entries in
+            prefixes.withUnsafeMutableBufferPointer { prefixes in
+                for start in 1..<entries.count {
+                    var index = start
+                    while index > 0 {
+                        let before = index - 1
+                        let precedes =
+                            prefixes[index] != prefixes[before]
+                            ? prefixes[index] < prefixes[before] : entries[index].key < entries[before].key
+                        if !precedes { break }
+                        entries.swapAt(index, before)
+                        prefixes.swapAt(index, before)
+                        index = before
+                    }
+                }
+                var kept = 0
+                for index in 0..<entries.count {
+                    let next = index + 1
+                    if next < entries.count && prefixes[next] == prefixes[index]
+                        && entries[next].key == entries[index].key
+                    {
+                        continue
+                    }
+                    if kept != index { entries.swapAt(kept, index) }
+                    kept += 1
+                }
+                return kept
+            }
+        }
+        if kept < entries.count { entries.removeSubrange(kept...) }
     }
 
     private func flatten(name: String, value: ParamValue, into result: inout [(name: String, value: String)])
@@ -123,11 +288,24 @@ struct FormEncoder: Sendable {
                 flatten(name: childName, value: item, into: &result)
             }
         case .dictionary(let entries):
-            for key in Self.sortedKeys(entries) {
-                if let child = entries[key] {
-                    flatten(name: name + "[" + key + "]", value: child, into: &result)
-                }
+            for entry in Self.sortedEntries(entries) {
+                flatten(name: name + "[" + entry.key + "]", value: entry.value, into: &result)
             }
+        }
+    }
+}
+
+extension FormEncoder {
+    /// Entries as a dictionary.
+    static func dictionary(_ entries: Entries) -> [String: ParamValue] {
+        Dictionary(entries, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Whether any entry has a value (not `nil`).
+    static func hasValues(_ entries: Entries) -> Bool {
+        entries.contains { entry in
+            if case .null = entry.value { return false }
+            return true
         }
     }
 }

@@ -77,10 +77,22 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
 
     /// Validates a level and merges it over the fields so far (see ``init(merging:)``).
     mutating func merge(_ level: [String: String]) throws(NetLayerError) {
-        for name in FormEncoder.sortedKeys(level) {
-            guard let value = level[name] else { continue }
+        if level.isEmpty { return }
+        if level.count == 1, let (name, value) = level.first {
             set(name, try Self.validated(name: name, value: value))
+            return
         }
+        var entries = Array(level)
+        if entries.count > 1 {
+            // In byte order of the names (Swift's `<` is that for ASCII, and much faster).
+            if level.keys.allSatisfy(\.isASCIIBytes) {
+                entries.sort { $0.key < $1.key }
+            } else {
+                entries.sort { FormEncoder.byteOrder($0.key, $1.key) }
+            }
+        }
+        fields.reserveCapacity(fields.count + entries.count)
+        for (name, value) in entries { set(name, try Self.validated(name: name, value: value)) }
     }
 
     /// Merges already validated fields over the fields so far.
@@ -129,7 +141,8 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
     ///   (CR, LF, NUL, 0x01–0x1F, DEL).
     static func validated(name: String, value: String) throws(NetLayerError) -> String {
         try validate(name: name)
-        if framingNames.contains(name.lowercased()) {
+        // The name is a token, so ASCII: comparing without case equals lower-casing it.
+        if framingNames.contains(where: { $0.caseInsensitiveEquals(name) }) {
             throw .invalidHeader(
                 name: name,
                 reason: "NetLayer sets the framing headers itself (Content-Length, Transfer-Encoding, "
@@ -142,24 +155,26 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
     /// Checks a header name: not empty, only RFC 9110 token characters.
     static func validate(name: String) throws(NetLayerError) {
         if name.isEmpty { throw .invalidHeader(name: name, reason: "the name is empty") }
-        for byte in name.utf8 where !tokenBytes.contains(byte) {
+        let tokenBytes = tokenBytes
+        let bad = name.withUTF8Bytes { bytes in bytes.first { !tokenBytes.contains($0) } }
+        if let bad {
             throw .invalidHeader(
                 name: name,
-                reason: "the name contains \(describe(byte)), which is not allowed in an HTTP token")
+                reason: "the name contains \(describe(bad)), which is not allowed in an HTTP token")
         }
     }
 
     /// Checks a field value (no control character but HTAB) and trims leading and trailing spaces
     /// and tabs; a value that is empty after trimming is kept as an empty field.
     static func validatedValue(_ value: String, name: String) throws(NetLayerError) -> String {
-        var needsTrim = false
-        for byte in value.utf8 {
-            if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-                throw .invalidHeader(name: name, reason: "the value contains \(describe(byte))")
-            }
+        let (control, needsTrim) = value.withUTF8Bytes { bytes -> (UInt8?, Bool) in
+            let control = bytes.first { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+            let first: UInt8? = bytes.first
+            let last: UInt8? = bytes.last
+            let edges = first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
+            return (control, edges)
         }
-        if let first = value.utf8.first, first == 0x20 || first == 0x09 { needsTrim = true }
-        if let last = value.utf8.last, last == 0x20 || last == 0x09 { needsTrim = true }
+        if let control { throw .invalidHeader(name: name, reason: "the value contains \(describe(control))") }
         guard needsTrim else { return value }
         let bytes = Array(value.utf8)
         var start = 0
@@ -192,11 +207,18 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
 
 extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8
-        let rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 97 && (a | 0x20) <= 122)
+        guard utf8.count == other.utf8.count else { return false }
+        return withUTF8Bytes { lhs in
+            other.withUTF8Bytes { rhs in
+                for index in 0..<lhs.count {
+                    let a = lhs[index]
+                    let b = rhs[index]
+                    if a != b && !(a | 0x20 == b | 0x20 && (a | 0x20) >= 97 && (a | 0x20) <= 122) {
+                        return false
+                    }
+                }
+                return true
+            }
         }
     }
 }

@@ -73,27 +73,30 @@ enum JSONParams {
 
     /// RFC 8259 number grammar: `-? int frac? exp?`.
     static func isJSONNumber(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        text.withUTF8Bytes(isJSONNumber(bytes:))
+    }
+
+    private static func isJSONNumber(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        func at(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
         func digits() -> Int {
-            let count = bytes.prefix(while: { $0 >= 48 && $0 <= 57 }).count
-            bytes = bytes.dropFirst(count)
-            return count
+            let start = index
+            while index < bytes.count && bytes[index] >= 48 && bytes[index] <= 57 { index += 1 }
+            return index - start
         }
-        let leading = bytes.first
+        if at(UInt8(ascii: "-")) { index += 1 }
+        let leadingZero = at(UInt8(ascii: "0"))
         let intDigits = digits()
-        if intDigits == 0 || (leading == UInt8(ascii: "0") && intDigits > 1) { return false }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
+        if intDigits == 0 || (leadingZero && intDigits > 1) { return false }
+        if at(UInt8(ascii: ".")) {
+            index += 1
             if digits() == 0 { return false }
         }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
-                bytes = bytes.dropFirst()
-            }
+        if at(UInt8(ascii: "e")) || at(UInt8(ascii: "E")) {
+            index += 1
+            if at(UInt8(ascii: "+")) || at(UInt8(ascii: "-")) { index += 1 }
             if digits() == 0 { return false }
         }
-        return bytes.isEmpty
+        return index == bytes.count
     }
 }

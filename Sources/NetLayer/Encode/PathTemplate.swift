@@ -17,25 +17,108 @@ enum PathTemplate {
         {
             return template
         }
-        var values: [String: ParamValue] = [:]
-        for (key, value) in parts {
-            let name = key.hasPrefix(":") ? String(key.dropFirst()) : key
-            if values[name] != nil {
-                throw .invalidPathPart(name, reason: "it is given twice, as \"\(name)\" and \":\(name)\"")
-            }
-            values[name] = value.paramValue
+        var filler = Filler()
+        filler.parts.reserveCapacity(parts.count)
+        filler.output.reserveCapacity(template.utf8.count + 16)
+        for (key, value) in parts { try filler.add(key, value.paramValue) }
+        var text = template
+        if let failure = text.withUTF8({ filler.walk($0) }) { throw failure }
+        let unknown =
+            filler.parts.contains { !$0.used && !$0.value.isNull }
+            ? filler.parts.filter { !$0.used && !$0.value.isNull }.map(\.name).sorted() : []
+        if !filler.missing.isEmpty {
+            throw .missingPathParts(filler.missing.sorted(), unknown: unknown, template: template)
         }
-        var used = Set<String>()
+        if !unknown.isEmpty { throw .unknownPathParts(unknown, template: template) }
+        return String(decoding: filler.output, as: UTF8.self)
+    }
+
+    /// The state of one fill. A few parts at most: an array searched in order costs less than
+    /// hashing every name.
+    private struct Filler {
+        var parts: [(name: String, value: ParamValue, used: Bool)] = []
         var missing: [String] = []
         var output: [UInt8] = []
-        output.reserveCapacity(template.utf8.count + 16)
 
-        func substitute(_ name: String) throws(NetLayerError) {
-            guard let value = values[name], value != .null else {
+        mutating func add(_ key: String, _ value: ParamValue) throws(NetLayerError) {
+            let name = key.utf8.first == UInt8(ascii: ":") ? String(key.dropFirst()) : key
+            if parts.contains(where: { $0.name == name }) {
+                throw .invalidPathPart(name, reason: "it is given twice, as \"\(name)\" and \":\(name)\"")
+            }
+            parts.append((name, value, false))
+        }
+
+        /// Copies the template's bytes to `output`, filling tokens.
+        ///
+        /// Tokens and separators are ASCII, so walking UTF-8 bytes never splits a character that
+        /// matters; other bytes are copied through untouched.
+        mutating func walk(_ bytes: UnsafeBufferPointer<UInt8>) -> NetLayerError? {
+            var index = 0
+            var atSegmentStart = true
+            do throws(NetLayerError) {
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "?") {  // the rest is a query written in the template: kept as is
+                        output.append(contentsOf: bytes[index...])
+                        break
+                    }
+                    if byte == UInt8(ascii: ":") && atSegmentStart, index + 1 < bytes.count,
+                        isIdentifier(bytes[index + 1])
+                    {
+                        var end = index + 1
+                        while end < bytes.count && isIdentifier(bytes[end]) { end += 1 }
+                        try substitute(bytes[(index + 1)..<end])
+                        index = end
+                        atSegmentStart = false
+                        continue
+                    }
+                    if byte == UInt8(ascii: "{"),
+                        let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")),
+                        close > index + 1,
+                        bytes[(index + 1)..<close].allSatisfy(isIdentifier)
+                    {
+                        try substitute(bytes[(index + 1)..<close])
+                        index = close + 1
+                        atSegmentStart = false
+                        continue
+                    }
+                    // A literal run, copied in one piece: up to the next byte that may start a token
+                    // or the query.
+                    var end = index + 1
+                    atSegmentStart = byte == UInt8(ascii: "/")
+                    while end < bytes.count {
+                        let next = bytes[end]
+                        if next == UInt8(ascii: "?") || next == UInt8(ascii: "{")
+                            || (next == UInt8(ascii: ":") && atSegmentStart)
+                        {
+                            break
+                        }
+                        atSegmentStart = next == UInt8(ascii: "/")
+                        end += 1
+                    }
+                    output.append(contentsOf: bytes[index..<end])
+                    index = end
+                }
+            } catch {
+                return error
+            }
+            return nil
+        }
+
+        private mutating func substitute(_ token: Slice<UnsafeBufferPointer<UInt8>>) throws(NetLayerError) {
+            // Byte equality first; Swift's equality (canonical equivalence, as a dictionary key
+            // compares) on a miss.
+            let found =
+                parts.firstIndex { part in part.name.withUTF8Bytes { $0.elementsEqual(token) } }
+                ?? parts.firstIndex { $0.name == String(decoding: token, as: UTF8.self) }
+            guard let found, !parts[found].value.isNull else {
+                let name = String(decoding: token, as: UTF8.self)
                 if !missing.contains(name) { missing.append(name) }
                 return
             }
-            used.insert(name)
+            parts[found].used = true
+            let name = parts[found].name
+            let value = parts[found].value
             guard let text = value.scalarText(bools: .literal) else {
                 throw .invalidPathPart(name, reason: "an array or dictionary cannot fill one path segment")
             }
@@ -45,49 +128,8 @@ enum PathTemplate {
             if case .number(let number) = value, !JSONParams.isJSONNumber(number) {
                 throw .invalidPathPart(name, reason: "\(number) is not a finite number")
             }
-            PercentEncoding.append(text, allowing: PercentEncoding.pathSegment, to: &output)
+            output.appendEncoded(text, allowing: PercentEncoding.pathSegment)
         }
-
-        // Tokens and separators are ASCII, so walking UTF-8 bytes never splits a character that
-        // matters; other bytes are copied through untouched.
-        let bytes = Array(template.utf8)
-        var index = 0
-        var atSegmentStart = true
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "?") {  // the rest is a query written in the template: kept as is
-                output.append(contentsOf: bytes[index...])
-                break
-            }
-            if byte == UInt8(ascii: ":") && atSegmentStart, index + 1 < bytes.count,
-                isIdentifier(bytes[index + 1])
-            {
-                var end = index + 1
-                while end < bytes.count && isIdentifier(bytes[end]) { end += 1 }
-                try substitute(String(decoding: bytes[(index + 1)..<end], as: UTF8.self))
-                index = end
-                atSegmentStart = false
-                continue
-            }
-            if byte == UInt8(ascii: "{"), let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")),
-                close > index + 1,
-                bytes[(index + 1)..<close].allSatisfy(isIdentifier)
-            {
-                try substitute(String(decoding: bytes[(index + 1)..<close], as: UTF8.self))
-                index = close + 1
-                atSegmentStart = false
-                continue
-            }
-            output.append(byte)
-            atSegmentStart = byte == UInt8(ascii: "/")
-            index += 1
-        }
-        let unknown = values.keys.filter { !used.contains($0) && values[$0] != .null }.sorted()
-        if !missing.isEmpty {
-            throw .missingPathParts(missing.sorted(), unknown: unknown, template: template)
-        }
-        if !unknown.isEmpty { throw .unknownPathParts(unknown, template: template) }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static func isIdentifier(_ byte: UInt8) -> Bool {

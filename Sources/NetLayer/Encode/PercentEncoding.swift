@@ -34,36 +34,31 @@ enum PercentEncoding {
     /// a fragment is not sent, so everything after it would be dropped without a word.
     static let urlCharacters = pathSegment.union("/?[]%")
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// The upper-case hex digit of a nibble.
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+    }
 
     /// Appends the percent-encoded UTF-8 form of `text` to `output`.
     static func append(_ text: String, allowing allowed: ByteSet, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                if allowed.contains(byte) {
-                    output.append(byte)
-                } else {
-                    output.append(UInt8(ascii: "%"))
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0x0F)])
-                }
-            }
-        }
+        output.appendEncoded(text, allowing: allowed)
     }
 
     /// The first byte of `text` that may not appear literally in a URL, as a printable description.
     static func firstInvalidURLCharacter(in text: Substring) -> String? {
-        let bytes = text.utf8
-        if bytes.allSatisfy({ urlCharacters.contains($0) && $0 != UInt8(ascii: "%") }) { return nil }
-        return firstInvalidURLCharacter(inBytes: Array(bytes))
+        if let result = text.utf8.withContiguousStorageIfAvailable(firstInvalidURLCharacter(in:)) {
+            return result
+        }
+        return Array(text.utf8).withUnsafeBufferPointer(firstInvalidURLCharacter(in:))
     }
 
     static func firstInvalidURLCharacter(in text: String) -> String? {
-        firstInvalidURLCharacter(in: Substring(text))
+        text.withUTF8Bytes(firstInvalidURLCharacter(in:))
     }
 
-    private static func firstInvalidURLCharacter(inBytes bytes: [UInt8]) -> String? {
+    static func firstInvalidURLCharacter(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let urlCharacters = urlCharacters
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -84,5 +79,136 @@ enum PercentEncoding {
 
     private static func isHex(_ byte: UInt8) -> Bool {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
+    }
+}
+
+/// Where encoders write bytes: an array, or a ``ByteWriter`` filling a buffer.
+protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends the percent-encoded form of UTF-8 `bytes`: bytes outside `allowed` as `%XX`.
+    mutating func appendEncoded(
+        _ bytes: UnsafeBufferPointer<UInt8>, allowing allowed: PercentEncoding.ByteSet)
+}
+
+extension ByteSink {
+    mutating func append(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func append(_ text: Substring) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) != nil { return }
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    mutating func appendEncoded(_ text: String, allowing allowed: PercentEncoding.ByteSet) {
+        if text.utf8.withContiguousStorageIfAvailable({ appendEncoded($0, allowing: allowed) }) != nil {
+            return
+        }
+        var text = text
+        text.withUTF8 { appendEncoded($0, allowing: allowed) }
+    }
+
+    /// Byte by byte, the literal run before the first byte to escape in one piece (most names and
+    /// values have none).
+    mutating func appendEncoded(
+        _ bytes: UnsafeBufferPointer<UInt8>, allowing allowed: PercentEncoding.ByteSet
+    ) {
+        var literal = 0
+        while literal < bytes.count && allowed.contains(bytes[literal]) { literal += 1 }
+        append(UnsafeBufferPointer(rebasing: bytes[..<literal]))
+        if literal == bytes.count { return }
+        for byte in bytes[literal...] {
+            if allowed.contains(byte) {
+                append(byte)
+            } else {
+                append(UInt8(ascii: "%"))
+                append(PercentEncoding.hexDigit(byte >> 4))
+                append(PercentEncoding.hexDigit(byte & 0x0F))
+            }
+        }
+    }
+}
+
+extension Array: ByteSink where Element == UInt8 {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+}
+
+/// Writes into a buffer of a size estimated beforehand, with no check of uniqueness or growth per
+/// byte. Never writes past the end: a byte that does not fit sets ``overflowed`` instead (the
+/// caller then takes a slower path).
+struct ByteWriter: ByteSink {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+    private(set) var overflowed = false
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    mutating func append(_ byte: UInt8) {
+        guard count < buffer.count else {
+            overflowed = true
+            return
+        }
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        guard bytes.count <= buffer.count - count, let target = buffer.baseAddress else {
+            overflowed = true
+            return
+        }
+        (target + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Scans and copies in one loop (names and values are short: a copy call per run would cost
+    /// more than the bytes).
+    mutating func appendEncoded(
+        _ bytes: UnsafeBufferPointer<UInt8>, allowing allowed: PercentEncoding.ByteSet
+    ) {
+        guard bytes.count > 0 else { return }
+        // Room for the worst case (every byte escaped), so no byte needs its own check.
+        guard bytes.count <= (buffer.count - count) / 3, let target = buffer.baseAddress else {
+            overflowed = true
+            return
+        }
+        var position = count
+        for byte in bytes {
+            if allowed.contains(byte) {
+                target[position] = byte
+                position += 1
+            } else {
+                target[position] = UInt8(ascii: "%")
+                target[position + 1] = PercentEncoding.hexDigit(byte >> 4)
+                target[position + 2] = PercentEncoding.hexDigit(byte & 0x0F)
+                position += 3
+            }
+        }
+        count = position
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes: in place for a native string, from a copy
+    /// otherwise.
+    @inline(__always)
+    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return copy.withUTF8(body)
+    }
+
+    /// Whether every byte is ASCII.
+    var isASCIIBytes: Bool {
+        withUTF8Bytes { bytes in
+            var bits: UInt8 = 0
+            for byte in bytes { bits |= byte }
+            return bits < 0x80
+        }
     }
 }

@@ -16,7 +16,10 @@ struct PreparedRequest: Sendable {
     var method: HTTPMethod
     var url: URL
     var headers: HeaderFields
-    var params: [String: ParamValue]
+    /// The merged params, sorted by key in byte order, one entry per key.
+    var paramEntries: FormEncoder.Entries
+    /// The merged params (made when asked for: only debug output and errors need them).
+    var params: [String: ParamValue] { FormEncoder.dictionary(paramEntries) }
     var placement: ResolvedPlacement
     /// The body when it is in memory (for printing); `nil` for none or a file-backed body.
     var body: Data?
@@ -53,14 +56,15 @@ extension Executor {
         // A followed URL that carries a query came from the server with its params in it; the
         // resource's and target's are not added a second time.
         let followsQuery = absoluteURL?.query != nil
-        var merged = followsQuery ? [:] : resource.defaultParamValues
-        if !followsQuery { for (key, value) in targetParams { merged[key] = value } }
-        for (key, value) in params { merged[key] = value.paramValue }
+        let merged = FormEncoder.merged(
+            defaults: followsQuery ? [:] : resource.defaultParamValues,
+            target: followsQuery ? [:] : targetParams,
+            call: params)
         try ParamCheck.numbers(in: merged)
         let contentType = headerFields["Content-Type"]
         let resolved = try placeParams(contentType: contentType)
         let form = FormEncoder(options: resource.options.paramStyle)
-        let hasParams = merged.values.contains { $0 != .null }
+        let hasParams = FormEncoder.hasValues(merged)
 
         var bodyData: Data?
         var fileBody: RequestBody?
@@ -74,9 +78,9 @@ extension Executor {
             }
         case .form:
             if hasParams {
-                let text = form.encode(merged)
-                if !text.isEmpty {
-                    bodyData = Data(text.utf8)
+                var text: [UInt8] = []
+                if form.append(sorted: merged, to: &text) {
+                    bodyData = Data(text)
                     // An explicit `placement: .form` beats a JSON type set at some level: the label must
                     // match the bytes.
                     if contentType == nil || (placement == .form && contentType.map(MediaType.isJSON) == true)
@@ -87,7 +91,8 @@ extension Executor {
             }
         case .json:
             if hasParams {
-                bodyData = try JSONParams.encode(merged, nulls: resource.options.paramStyle.nulls)
+                bodyData = try JSONParams.encode(
+                    FormEncoder.dictionary(merged), nulls: resource.options.paramStyle.nulls)
                 // Likewise an explicit `placement: .json` replaces a non-JSON type.
                 if !(contentType.map(MediaType.isJSON) ?? false) {
                     headerFields.set("Content-Type", MediaType.json)
@@ -95,25 +100,28 @@ extension Executor {
             }
         case .multipart:
             let encoder = MultipartEncoder()
-            multipartFields = form.pairs(merged)
+            multipartFields = form.pairs(sorted: merged)
             let encoded = try encoder.body(fields: multipartFields, files: files)
             bodyData = encoded.inMemoryBytes
             if bodyData == nil { fileBody = encoded }
             headerFields.set("Content-Type", encoder.contentType)
         }
 
-        let query = resolved == .query ? form.encode(merged) : ""
         let url: URL
         if let absoluteURL {
+            let query = resolved == .query ? form.encode(sorted: merged) : ""
             url = try FollowURL.url(absoluteURL, base: base, query: query)
+        } else if resolved == .query && hasParams {
+            // The query is written straight after the path, and the URL parsed once.
+            url = try URLBuilder.url(base: base, path: filledPath, params: merged, form: form)
         } else {
-            url = try URLBuilder.url(base: base, path: filledPath, query: query)
+            url = try URLBuilder.url(base: base, path: filledPath, query: "")
         }
         let request = TransportRequest(
             method: method, url: url, headerFields: headerFields,
             body: fileBody ?? bodyData.map(RequestBody.init))
         return PreparedRequest(
-            request: request, method: method, url: url, headers: headerFields, params: merged,
+            request: request, method: method, url: url, headers: headerFields, paramEntries: merged,
             placement: resolved, body: bodyData, files: files, multipartFields: multipartFields,
             timeouts: timeouts)
     }
@@ -206,6 +214,31 @@ enum ParamCheck {
     ///   ``maximumDepth``.
     static func numbers(in params: [String: ParamValue]) throws(NetLayerError) {
         for (key, value) in params { try check(value, path: key, depth: 1) }
+    }
+
+    /// The same check over merged entries; the path of a value is only spelled out for the error.
+    static func numbers(in entries: FormEncoder.Entries) throws(NetLayerError) {
+        for entry in entries where !isSendable(entry.value, depth: 1) {
+            try check(entry.value, path: entry.key, depth: 1)
+        }
+    }
+
+    /// Whether ``check(_:path:depth:)`` would pass, without naming anything.
+    private static func isSendable(_ value: ParamValue, depth: Int) -> Bool {
+        switch value {
+        case .number(let text):
+            return JSONParams.isJSONNumber(text)
+        case .array(let items):
+            if depth > maximumDepth { return false }
+            for item in items where !isSendable(item, depth: depth + 1) { return false }
+            return true
+        case .dictionary(let entries):
+            if depth > maximumDepth { return false }
+            for item in entries.values where !isSendable(item, depth: depth + 1) { return false }
+            return true
+        case .null, .bool, .string:
+            return true
+        }
     }
 
     private static func check(_ value: ParamValue, path: String, depth: Int) throws(NetLayerError) {

@@ -94,6 +94,61 @@ enum URLBuilder {
 
     /// Appends a filled path (which may carry its own `?query`) and extra encoded query text.
     static func url(base: String, path: String, query: String) throws(NetLayerError) -> URL {
+        try url(base: base, path: path, query: RawQuery(text: query))
+    }
+
+    /// Appends a filled path (which may carry its own `?query`) and params as query pairs.
+    /// - Parameter params: Entries sorted by key (see ``FormEncoder/sortedEntries(_:)``).
+    static func url(base: String, path: String, params: FormEncoder.Entries, form: FormEncoder)
+        throws(NetLayerError) -> URL
+    {
+        try url(base: base, path: path, query: PairsQuery(entries: params, form: form))
+    }
+
+    /// Query text after the path.
+    private protocol Query {
+        /// About how many bytes the query takes (a guess for the buffer; more is handled).
+        var estimatedCount: Int { get }
+        /// Appends the query, if any, starting with `separator` (`?`, or `&` after a query
+        /// written in the path).
+        func append<Sink: ByteSink>(to sink: inout Sink, separator: UInt8)
+    }
+
+    private struct RawQuery: Query {
+        let text: String
+        var estimatedCount: Int { text.utf8.count + 1 }
+        func append<Sink: ByteSink>(to sink: inout Sink, separator: UInt8) {
+            if text.isEmpty { return }
+            sink.append(separator)
+            sink.append(text)
+        }
+    }
+
+    private struct PairsQuery: Query {
+        let entries: FormEncoder.Entries
+        let form: FormEncoder
+        var estimatedCount: Int {
+            // Room for every value byte escaped; arrays and dictionaries guessed per item.
+            var count = 0
+            for entry in entries {
+                switch entry.value {
+                case .string(let text), .number(let text):
+                    count += entry.key.utf8.count + 3 * text.utf8.count + 2
+                case .array(let items): count += items.count * 2 * (entry.key.utf8.count + 24)
+                case .dictionary(let items): count += items.count * 2 * (entry.key.utf8.count + 32)
+                case .bool, .null: count += entry.key.utf8.count + 7
+                }
+            }
+            return count
+        }
+        func append<Sink: ByteSink>(to sink: inout Sink, separator: UInt8) {
+            form.append(sorted: entries, to: &sink, first: separator)
+        }
+    }
+
+    /// The URL text is written in one pass into a temporary buffer (on the stack when small), and
+    /// parsed once.
+    private static func url<Q: Query>(base: String, path: String, query: Q) throws(NetLayerError) -> URL {
         var pathPart = Substring(path)
         var templateQuery: Substring?
         if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -108,25 +163,42 @@ enum URLBuilder {
         if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: templateQuery) {
             throw .invalidURL(part: "path", value: path, reason: "its query contains \(bad)")
         }
-        var result = base
-        result.reserveCapacity(base.utf8.count + path.utf8.count + query.utf8.count + 2)
-        let leadingTrimmed = pathPart.drop(while: { $0 == "/" })
-        if !leadingTrimmed.isEmpty {
-            result += "/"
-            result += leadingTrimmed
-        } else if !pathPart.isEmpty {
-            result += "/"
+        let trimmedPath = pathPart.drop(while: { $0 == "/" })
+        let fixedQuery = templateQuery.flatMap { $0.isEmpty ? nil : $0 }
+        func write<Sink: ByteSink>(to sink: inout Sink) {
+            sink.append(base)
+            if !trimmedPath.isEmpty {
+                sink.append(UInt8(ascii: "/"))
+                sink.append(trimmedPath)
+            } else if !pathPart.isEmpty {
+                sink.append(UInt8(ascii: "/"))
+            }
+            if let fixedQuery {
+                sink.append(UInt8(ascii: "?"))
+                sink.append(fixedQuery)
+                query.append(to: &sink, separator: UInt8(ascii: "&"))
+            } else {
+                query.append(to: &sink, separator: UInt8(ascii: "?"))
+            }
         }
-        let fixed = templateQuery.flatMap { $0.isEmpty ? nil : $0 }
-        if let fixed {
-            result += "?"
-            result += fixed
-            if !query.isEmpty { result += "&" + query }
-        } else if !query.isEmpty {
-            result += "?"
-            result += query
+        let estimate = base.utf8.count + path.utf8.count + query.estimatedCount + 64
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: estimate) { buffer -> String? in
+            var writer = ByteWriter(buffer)
+            write(to: &writer)
+            if writer.overflowed { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writer.count]), as: UTF8.self)
         }
-        guard let url = URL(string: result) else {
+        let text: String
+        if let written {
+            text = written
+        } else {
+            // More than estimated (many escaped bytes): into a growing array instead.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(estimate * 2)
+            write(to: &bytes)
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        guard let url = URL(string: text) else {
             throw .invalidURL(
                 part: "path", value: path,
                 reason: "the URL it joins into is not valid (query not shown: it may hold secrets)")
