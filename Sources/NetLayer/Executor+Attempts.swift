@@ -61,7 +61,7 @@ extension Executor {
             deadline: context.timeouts.total.map { start.advanced(by: $0) })
         let chain = resource.options.interceptors + interceptors
         while true {
-            let outcome: Result<TransportResponse, NetLayerError>
+            var outcome: Result<TransportResponse, NetLayerError>
             do {
                 outcome = .success(
                     try await InterceptorChain.run(
@@ -75,6 +75,11 @@ extension Executor {
                 outcome = .failure(Self.known(error))
             }
             if policy.isNone { return try outcome.get() }
+            // A call that collects the whole body reads it here, so a body cut short is a failed
+            // attempt the policy may retry, not an error after the retries are over.
+            if !context.streamsResponse, case .success(let response) = outcome, !response.body.isInMemory {
+                outcome = await Self.read(response, prepared: prepared, record: record, executor: self)
+            }
             guard
                 let delay = retryDelay(
                     after: outcome, attempt: interceptorContext.attempt, policy: policy,
@@ -93,6 +98,20 @@ extension Executor {
                 delay: delay)
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
             interceptorContext.attempt += 1
+        }
+    }
+
+    /// The response with its body read into memory, or the read's error as a ``NetLayerError``.
+    private static func read(
+        _ response: TransportResponse, prepared: PreparedRequest, record: AttemptRecord, executor: Executor
+    ) async -> Result<TransportResponse, NetLayerError> {
+        do {
+            let data = try await response.body.collect()
+            return .success(TransportResponse(head: response.head, body: ResponseBody(data)))
+        } catch {
+            var sent = prepared
+            sent.headers.merge(record.sentHeaders)
+            return .failure(executor.mapTransportError(error, request: record.lastRequest, prepared: sent))
         }
     }
 

@@ -156,7 +156,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Connection failures worth another try: a timeout, a lost or refused connection, DNS, no
-    /// network, a malformed response. Not cancellation, TLS trust failures or bad URLs.
+    /// network, a malformed or cut-short response (Linux reports the latter as `URLError.unknown`). Not cancellation, TLS trust failures or bad URLs.
     public static func isTransient(_ error: NetLayerError) -> Bool {
         if error.code == .timedOut { return true }
         guard error.code == .transport, let code = error.urlError?.code else { return false }
@@ -166,6 +166,9 @@ public struct RetryPolicy: Sendable {
     static let transientURLErrors: Set<URLError.Code> = [
         .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
         .notConnectedToInternet, .badServerResponse, .resourceUnavailable,
+        // Linux URLSession reports a body cut short ("transfer closed with N bytes remaining to
+        // read", libcurl's partial transfer) as an unknown error.
+        .unknown,
     ]
 }
 

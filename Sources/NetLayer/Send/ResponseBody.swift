@@ -54,6 +54,12 @@ public final class ResponseBody: AsyncSequence, Sendable {
         cancel()
     }
 
+    /// Whether the whole body is already in memory.
+    var isInMemory: Bool {
+        if case .buffered = source { return true }
+        return false
+    }
+
     /// Runs `action` once when the body is done with: read to the end, failed, cancelled or
     /// released. A body already in memory is done at once.
     func whenFinished(_ action: @escaping @Sendable () -> Void) {

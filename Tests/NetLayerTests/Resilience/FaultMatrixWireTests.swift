@@ -61,7 +61,28 @@ extension WireTests.Resilience {
         }
 
         @Test(arguments: timeouts)
-        func aBodyCutShortWithARetryPolicyEndsInATypedErrorWithoutARetry(_ timeout: Duration?) async throws {
+        func aBodyCutShortIsRetriedWhenTheCallCollectsIt(_ timeout: Duration?) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let served = Counter()
+                server.route(path) { _ in
+                    served.increment()
+                    return served.value <= 2 ? Self.cut() : TestResponse.text("whole")
+                }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(5), maximumAttempts: 3))
+                )
+                let response = try await api.target(path).makeExecutor(timeout: timeout).response()
+                #expect(response.data == Data("whole".utf8))
+                #expect(response.attempts == 3)
+                #expect(server.requests(path: path).count == 3)
+            }
+        }
+
+        @Test(arguments: timeouts)
+        func aBodyCutShortEveryTimeEndsInATypedErrorAfterTheLastAttempt(_ timeout: Duration?) async throws {
             try await withDeadline {
                 let server = try Self.server.get()
                 let path = uniquePath()
@@ -74,9 +95,25 @@ extension WireTests.Resilience {
                     try await api.target(path).makeExecutor(timeout: timeout).execute()
                 }
                 #expect(error?.code == .transport, "\(String(describing: error))")
-                // Today the retry loop ends when the head arrives, so a body cut afterwards is not
-                // retried (on either send path): one attempt, a typed error.
-                #expect(error?.attempts == 1)
+                #expect(error?.attempts == 3)
+                #expect(server.requests(path: path).count == 3)
+            }
+        }
+
+        @Test func aStreamedBodyCutShortIsNotRetried() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path) { _ in Self.cut() }
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(5), maximumAttempts: 3))
+                )
+                let error = await failure {
+                    for try await _ in try await api.target(path).makeExecutor().stream() {}
+                }
+                // The chunks already handed to the caller cannot be taken back: one attempt.
+                #expect(error != nil)
                 #expect(server.requests(path: path).count == 1)
             }
         }
