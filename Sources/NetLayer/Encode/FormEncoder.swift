@@ -52,33 +52,60 @@ struct FormEncoder: Sendable {
         let unreserved = PercentEncoding.unreserved  // read once, not once per pair
         var wrote = false
         var name: [UInt8] = []
-        for entry in entries {
-            switch entry.value {
+        // By index and by case, so that no entry is copied whole.
+        for index in entries.indices {
+            switch entries[index].value {
             case .null:
                 continue
+            case .bool(let flag):
+                Self.separate(&output, wrote: &wrote, first: first)
+                output.appendEncoded(entries[index].key, allowing: unreserved)
+                output.append(UInt8(ascii: "="))
+                output.append(Self.text(of: flag, options.bools))
+            case .number(let text), .string(let text):
+                Self.separate(&output, wrote: &wrote, first: first)
+                output.appendEncoded(entries[index].key, allowing: unreserved)
+                output.append(UInt8(ascii: "="))
+                output.appendEncoded(text, allowing: unreserved)
             case .array(let items) where options.arrays != .indexed && Self.allScalars(items):
-                // The common array: every element named alike (`k%5B%5D` or `k`), no name buffer.
-                for item in items {
-                    guard let text = item.scalarText(bools: options.bools) else { continue }
-                    Self.separate(&output, wrote: &wrote, first: first)
-                    output.appendEncoded(entry.key, allowing: unreserved)
-                    if options.arrays == .brackets { output.append(Self.emptyBrackets) }
-                    output.append(UInt8(ascii: "="))
-                    output.appendEncoded(text, allowing: unreserved)
+                // The common array: every element named alike (`k%5B%5D` or `k`), the name encoded once.
+                name.removeAll(keepingCapacity: true)
+                name.appendEncoded(entries[index].key, allowing: unreserved)
+                if options.arrays == .brackets { name.append(Self.emptyBrackets) }
+                name.withUnsafeBufferPointer { name in
+                    for item in items {
+                        switch item {
+                        case .bool(let flag):
+                            Self.separate(&output, wrote: &wrote, first: first)
+                            output.append(name)
+                            output.append(UInt8(ascii: "="))
+                            output.append(Self.text(of: flag, options.bools))
+                        case .number(let text), .string(let text):
+                            Self.separate(&output, wrote: &wrote, first: first)
+                            output.append(name)
+                            output.append(UInt8(ascii: "="))
+                            output.appendEncoded(text, allowing: unreserved)
+                        case .null, .array, .dictionary:
+                            continue
+                        }
+                    }
                 }
             case .array, .dictionary:
                 name.removeAll(keepingCapacity: true)
-                name.appendEncoded(entry.key, allowing: unreserved)
-                appendNested(name: &name, value: entry.value, to: &output, wrote: &wrote, first: first)
-            case .bool, .number, .string:
-                guard let text = entry.value.scalarText(bools: options.bools) else { continue }
-                Self.separate(&output, wrote: &wrote, first: first)
-                output.appendEncoded(entry.key, allowing: unreserved)
-                output.append(UInt8(ascii: "="))
-                output.appendEncoded(text, allowing: unreserved)
+                name.appendEncoded(entries[index].key, allowing: unreserved)
+                appendNested(
+                    name: &name, value: entries[index].value, to: &output, wrote: &wrote, first: first)
             }
         }
         return wrote
+    }
+
+    /// A boolean as sent (only unreserved characters: nothing to encode).
+    private static func text(of flag: Bool, _ style: ParamStyle.BoolEncoding) -> String {
+        switch style {
+        case .literal: flag ? "true" : "false"
+        case .numeric: flag ? "1" : "0"
+        }
     }
 
     /// Whether no item is an array or a dictionary (`nil` items are dropped, so they count).
@@ -197,70 +224,75 @@ struct FormEncoder: Sendable {
         for (key, value) in target { entries.append((key, value)) }
         for (key, value) in call { entries.append((key, value.paramValue)) }
         if count < 2 { return entries }
+        if count > 64 { return mergedByDictionary(entries) }
         // The first 8 bytes of each key as one big-endian integer, to compare keys cheaply (ASCII
-        // keys only: their byte order is Swift's order).
-        var prefixes: [UInt64] = []
-        prefixes.reserveCapacity(count)
-        var ascii = true
-        for entry in entries {
-            let (prefix, isASCII) = entry.key.withUTF8Bytes { bytes -> (UInt64, Bool) in
-                var bits: UInt8 = 0
-                for byte in bytes { bits |= byte }
-                var prefix: UInt64 = 0
-                for index in 0..<8 {
-                    prefix = prefix << 8 | UInt64(index < bytes.count ? bytes[index] : 0)
+        // keys only: their byte order is Swift's order); on the stack.
+        let sorted = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { prefixes -> Bool in
+            var ascii = true
+            for index in 0..<count {
+                let (prefix, isASCII) = entries[index].key.withUTF8Bytes { bytes -> (UInt64, Bool) in
+                    var bits: UInt8 = 0
+                    for byte in bytes { bits |= byte }
+                    var prefix: UInt64 = 0
+                    for index in 0..<8 {
+                        prefix = prefix << 8 | UInt64(index < bytes.count ? bytes[index] : 0)
+                    }
+                    return (prefix, bits < 0x80)
                 }
-                return (prefix, bits < 0x80)
+                ascii = ascii && isASCII
+                prefixes.initializeElement(at: index, to: prefix)
             }
-            ascii = ascii && isASCII
-            prefixes.append(prefix)
+            if !ascii { return false }
+            sortKeepingLast(&entries, prefixes: prefixes)
+            return true
         }
-        if !ascii || count > 64 {
-            // Non-ASCII keys that differ in bytes may still be equal Swift strings (canonical
-            // equivalence), so they merge as dictionary keys, exactly as levels always merged;
-            // many keys are sorted the general way.
-            var merged: [String: ParamValue] = [:]
-            merged.reserveCapacity(entries.count)
-            for entry in entries { merged[entry.key] = entry.value }
-            return sortedEntries(merged)
-        }
-        sortKeepingLast(&entries, prefixes: &prefixes)
-        return entries
+        return sorted ? entries : mergedByDictionary(entries)
+    }
+
+    /// Non-ASCII keys that differ in bytes may still be equal Swift strings (canonical
+    /// equivalence), so they merge as dictionary keys, exactly as levels always merged; many keys
+    /// are sorted the general way.
+    private static func mergedByDictionary(_ entries: Entries) -> Entries {
+        var merged: [String: ParamValue] = [:]
+        merged.reserveCapacity(entries.count)
+        for entry in entries { merged[entry.key] = entry.value }
+        return sortedEntries(merged)
     }
 
     /// Sorts a few dozen entries with ASCII keys in byte order and keeps the last of equal keys
     /// (the sort is stable, so that is the latest level's): an insertion sort that compares
     /// `prefixes`, and only equal prefixes as strings, through buffers, where swapping elements
     /// moves them without retaining anything.
-    private static func sortKeepingLast(_ entries: inout Entries, prefixes: inout [UInt64]) {
+    private static func sortKeepingLast(
+        _ entries: inout Entries, prefixes: UnsafeMutableBufferPointer<UInt64>
+    ) {
+        guard entries.count > 1 else { return }
         let kept = entries.withUnsafeMutableBufferPointer { entries in
-            prefixes.withUnsafeMutableBufferPointer { prefixes in
-                for start in 1..<entries.count {
-                    var index = start
-                    while index > 0 {
-                        let before = index - 1
-                        let precedes =
-                            prefixes[index] != prefixes[before]
-                            ? prefixes[index] < prefixes[before] : entries[index].key < entries[before].key
-                        if !precedes { break }
-                        entries.swapAt(index, before)
-                        prefixes.swapAt(index, before)
-                        index = before
-                    }
+            for start in 1..<entries.count {
+                var index = start
+                while index > 0 {
+                    let before = index - 1
+                    let precedes =
+                        prefixes[index] != prefixes[before]
+                        ? prefixes[index] < prefixes[before] : entries[index].key < entries[before].key
+                    if !precedes { break }
+                    entries.swapAt(index, before)
+                    prefixes.swapAt(index, before)
+                    index = before
                 }
-                var kept = 0
-                for index in 0..<entries.count {
-                    let next = index + 1
-                    if next < entries.count && prefixes[next] == prefixes[index]
-                        && entries[next].key == entries[index].key
-                    {
-                        continue
-                    }
-                    if kept != index { entries.swapAt(kept, index) }
-                    kept += 1
-                }
-                return kept
             }
+            var kept = 0
+            for index in 0..<entries.count {
+                let next = index + 1
+                if next < entries.count && prefixes[next] == prefixes[index]
+                    && entries[next].key == entries[index].key
+                {
+                    continue
+                }
+                if kept != index { entries.swapAt(kept, index) }
+                kept += 1
+            }
+            return kept
         }
         if kept < entries.count { entries.removeSubrange(kept...) }
     }

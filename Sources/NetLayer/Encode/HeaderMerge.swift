@@ -43,6 +43,12 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
     /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// How many fields there are.
+    var count: Int { fields.count }
+
+    /// Makes room for `capacity` fields in all.
+    mutating func reserveCapacity(_ capacity: Int) { fields.reserveCapacity(capacity) }
+
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[HeaderField]> { fields.makeIterator() }
 
@@ -82,6 +88,18 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
             set(name, try Self.validated(name: name, value: value))
             return
         }
+        if level.count == 2 {
+            // The common small level, in order without an array.
+            let first = level[level.startIndex]
+            let second = level[level.index(after: level.startIndex)]
+            let inOrder =
+                first.key.isASCIIBytes && second.key.isASCIIBytes
+                ? first.key < second.key : FormEncoder.byteOrder(first.key, second.key)
+            let (a, b) = inOrder ? (first, second) : (second, first)
+            set(a.key, try Self.validated(name: a.key, value: a.value))
+            set(b.key, try Self.validated(name: b.key, value: b.value))
+            return
+        }
         var entries = Array(level)
         if entries.count > 1 {
             // In byte order of the names (Swift's `<` is that for ASCII, and much faster).
@@ -91,12 +109,12 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
                 entries.sort { FormEncoder.byteOrder($0.key, $1.key) }
             }
         }
-        fields.reserveCapacity(fields.count + entries.count)
         for (name, value) in entries { set(name, try Self.validated(name: name, value: value)) }
     }
 
     /// Merges already validated fields over the fields so far.
     mutating func merge(_ other: HeaderFields) {
+        if other.fields.isEmpty { return }
         if fields.isEmpty {
             fields = other.fields
             return

@@ -51,7 +51,10 @@ extension Executor {
             filledPath = try PathTemplate.fill("", with: pathParts)  // any path part is unknown here
         }
         var headerFields = try resource.defaultHeaderFields.get()
-        headerFields.merge(try targetHeaders.get())
+        let targetFields = try targetHeaders.get()
+        // One allocation for the three levels (and a Content-Type NetLayer may add).
+        headerFields.reserveCapacity(headerFields.count + targetFields.count + headers.count + 1)
+        headerFields.merge(targetFields)
         try headerFields.merge(headers)
         // A followed URL that carries a query came from the server with its params in it; the
         // resource's and target's are not added a second time.
@@ -218,8 +221,14 @@ enum ParamCheck {
 
     /// The same check over merged entries; the path of a value is only spelled out for the error.
     static func numbers(in entries: FormEncoder.Entries) throws(NetLayerError) {
-        for entry in entries where !isSendable(entry.value, depth: 1) {
-            try check(entry.value, path: entry.key, depth: 1)
+        for index in entries.indices {
+            switch entries[index].value {
+            case .null, .bool, .string: continue
+            case .number(let text) where JSONParams.isJSONNumber(text): continue
+            case .number, .array, .dictionary:
+                if isSendable(entries[index].value, depth: 1) { continue }
+            }
+            try check(entries[index].value, path: entries[index].key, depth: 1)
         }
     }
 
@@ -230,7 +239,13 @@ enum ParamCheck {
             return JSONParams.isJSONNumber(text)
         case .array(let items):
             if depth > maximumDepth { return false }
-            for item in items where !isSendable(item, depth: depth + 1) { return false }
+            for item in items {
+                switch item {
+                case .null, .bool, .string: continue
+                case .number(let text) where JSONParams.isJSONNumber(text): continue
+                case .number, .array, .dictionary: if !isSendable(item, depth: depth + 1) { return false }
+                }
+            }
             return true
         case .dictionary(let entries):
             if depth > maximumDepth { return false }

@@ -105,6 +105,10 @@ enum URLBuilder {
         try url(base: base, path: path, query: PairsQuery(entries: params, form: form))
     }
 
+    private struct PathProblem: Error {
+        let reason: String
+    }
+
     /// Query text after the path.
     private protocol Query {
         /// About how many bytes the query takes (a guess for the buffer; more is handled).
@@ -149,54 +153,54 @@ enum URLBuilder {
     /// The URL text is written in one pass into a temporary buffer (on the stack when small), and
     /// parsed once.
     private static func url<Q: Query>(base: String, path: String, query: Q) throws(NetLayerError) -> URL {
-        var pathPart = Substring(path)
-        var templateQuery: Substring?
-        if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            pathPart = path[..<mark]
-            templateQuery = path[path.utf8.index(after: mark)...]
-        }
-        if let bad = PercentEncoding.firstInvalidURLCharacter(in: pathPart)
-            ?? (pathPart.utf8.contains(UInt8(ascii: "#")) ? "'#'" : nil)
-        {
-            throw .invalidURL(part: "path", value: path, reason: "it contains \(bad)")
-        }
-        if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: templateQuery) {
-            throw .invalidURL(part: "path", value: path, reason: "its query contains \(bad)")
-        }
-        let trimmedPath = pathPart.drop(while: { $0 == "/" })
-        let fixedQuery = templateQuery.flatMap { $0.isEmpty ? nil : $0 }
-        func write<Sink: ByteSink>(to sink: inout Sink) {
-            sink.append(base)
-            if !trimmedPath.isEmpty {
-                sink.append(UInt8(ascii: "/"))
-                sink.append(trimmedPath)
-            } else if !pathPart.isEmpty {
-                sink.append(UInt8(ascii: "/"))
+        // The path's bytes are checked and copied in place. A checked path holds only URL
+        // characters (ASCII), so walking bytes equals walking characters.
+        let assembled = path.withUTF8Bytes { path -> Result<String, PathProblem> in
+            let mark = path.firstIndex(of: UInt8(ascii: "?"))
+            let pathPart = UnsafeBufferPointer(rebasing: path[..<(mark ?? path.count)])
+            // `#` is not a URL character: it is named like any other.
+            if let bad = PercentEncoding.firstInvalidURLCharacter(in: pathPart) {
+                return .failure(PathProblem(reason: "it contains \(bad)"))
             }
-            if let fixedQuery {
-                sink.append(UInt8(ascii: "?"))
-                sink.append(fixedQuery)
-                query.append(to: &sink, separator: UInt8(ascii: "&"))
-            } else {
-                query.append(to: &sink, separator: UInt8(ascii: "?"))
+            let templateQuery = mark.map { UnsafeBufferPointer(rebasing: path[($0 + 1)...]) }
+            if let templateQuery, let bad = PercentEncoding.firstInvalidURLCharacter(in: templateQuery) {
+                return .failure(PathProblem(reason: "its query contains \(bad)"))
             }
-        }
-        let estimate = base.utf8.count + path.utf8.count + query.estimatedCount + 64
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: estimate) { buffer -> String? in
-            var writer = ByteWriter(buffer)
-            write(to: &writer)
-            if writer.overflowed { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writer.count]), as: UTF8.self)
-        }
-        let text: String
-        if let written {
-            text = written
-        } else {
+            let slashes = pathPart.prefix { $0 == UInt8(ascii: "/") }.count
+            let trimmedPath = UnsafeBufferPointer(rebasing: pathPart[slashes...])
+            func write<Sink: ByteSink>(to sink: inout Sink) {
+                sink.append(base)
+                if !pathPart.isEmpty {
+                    sink.append(UInt8(ascii: "/"))
+                    sink.append(trimmedPath)
+                }
+                if let templateQuery, !templateQuery.isEmpty {
+                    sink.append(UInt8(ascii: "?"))
+                    sink.append(templateQuery)
+                    query.append(to: &sink, separator: UInt8(ascii: "&"))
+                } else {
+                    query.append(to: &sink, separator: UInt8(ascii: "?"))
+                }
+            }
+            let estimate = base.utf8.count + path.count + query.estimatedCount + 64
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: estimate) {
+                buffer -> String? in
+                var writer = ByteWriter(buffer)
+                write(to: &writer)
+                if writer.overflowed { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writer.count]), as: UTF8.self)
+            }
+            if let written { return .success(written) }
             // More than estimated (many escaped bytes): into a growing array instead.
             var bytes: [UInt8] = []
             bytes.reserveCapacity(estimate * 2)
             write(to: &bytes)
-            text = String(decoding: bytes, as: UTF8.self)
+            return .success(String(decoding: bytes, as: UTF8.self))
+        }
+        let text: String
+        switch assembled {
+        case .success(let assembled): text = assembled
+        case .failure(let problem): throw .invalidURL(part: "path", value: path, reason: problem.reason)
         }
         guard let url = URL(string: text) else {
             throw .invalidURL(
