@@ -59,3 +59,76 @@ final class NetLayerClient: Sendable {
 
     func books() async throws -> [Book] { try await target.list() }
 }
+
+/// Diagnostic baselines (`BENCH_THROUGHPUT_CONTENDER`, see Config.swift): raw URLSession as
+/// ``URLSessionClient`` calls it, but on a session with a delegate that refuses redirects (what a
+/// library that decides redirects itself must have), with a given delegate queue. They replace
+/// NetLayer in the throughput part, to price the delegate alone.
+final class URLSessionDelegateClient: Sendable {
+    enum Queue: String, CaseIterable {
+        /// An `OperationQueue` with `maxConcurrentOperationCount = 1` (NetLayer's choice).
+        case serial
+        /// An `OperationQueue` with the default (unlimited) concurrency.
+        case concurrent
+        /// `delegateQueue: nil`: URLSession makes its own (serial) queue.
+        case none
+    }
+
+    final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+
+    let session: URLSession
+    let request: URLRequest
+    let decoder = JSONDecoder()
+
+    init(port: Int, queue: Queue) {
+        let operationQueue: OperationQueue?
+        switch queue {
+        case .serial:
+            operationQueue = OperationQueue()
+            operationQueue?.maxConcurrentOperationCount = 1
+        case .concurrent: operationQueue = OperationQueue()
+        case .none: operationQueue = nil
+        }
+        session = URLSession(
+            configuration: .default, delegate: RedirectRefusingDelegate(), delegateQueue: operationQueue)
+        request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/books")!)
+    }
+
+    func books() async throws -> [Book] {
+        let (data, response) = try await session.data(for: request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+            throw BenchError("URLSession with a delegate: unexpected response \(response)")
+        }
+        return try decoder.decode([Book].self, from: data)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+}
+
+/// Diagnostic (`BENCH_THROUGHPUT_CONTENDER=transport`): NetLayer's `URLSessionTransport` called
+/// directly with a request value, without an executor; its ratio separates the transport's cost
+/// from the executor's.
+final class TransportClient: Sendable {
+    let transport = URLSessionTransport()
+    let request: TransportRequest
+    let decoder = JSONDecoder()
+
+    init(port: Int) {
+        request = TransportRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/books")!)
+    }
+
+    func books() async throws -> [Book] {
+        let response = try await transport.send(request, context: TransportContext())
+        guard (200..<300).contains(response.head.statusCode) else {
+            throw BenchError("URLSessionTransport: unexpected status \(response.head.statusCode)")
+        }
+        return try decoder.decode([Book].self, from: try await response.body.collect())
+    }
+}

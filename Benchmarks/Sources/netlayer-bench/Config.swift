@@ -20,6 +20,7 @@ import Foundation
 /// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
 /// | `BENCH_TRANSFER_BASELINE` (`plain`, or `delegate`: a diagnostic, see README) | | plain | plain |
+/// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
 struct Config: CustomStringConvertible {
     var quick: Bool
     var runPrep: Bool
@@ -50,6 +51,11 @@ struct Config: CustomStringConvertible {
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
     /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential).
     var profileClient: String?
+    /// `BENCH_THROUGHPUT_CONTENDER`, a diagnostic: what runs against raw URLSession in the throughput
+    /// part. `netlayer` (the default): NetLayer. `delegate-serial|delegate-concurrent|delegate-none`:
+    /// raw URLSession on a session with a redirect-refusing delegate and that delegate queue, which
+    /// prices the delegate alone. `transport`: NetLayer's `URLSessionTransport` without an executor.
+    var throughputContender: String
     var profileRequests: Int
     var profileConcurrency: Int
 
@@ -89,6 +95,15 @@ struct Config: CustomStringConvertible {
         }
         let kinds = list("BENCH_TRANSFER_KINDS", allowed: TransferKind.allCases.map(\.rawValue))
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
+        let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
+        let contenders =
+            ["netlayer", "transport"]
+            + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
+        if !contenders.contains(contender) {
+            fail(
+                "BENCH_THROUGHPUT_CONTENDER must be one of \(contenders.joined(separator: ", ")), not \(contender)"
+            )
+        }
         let baseline = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
         if !["plain", "delegate"].contains(baseline) {
             fail("BENCH_TRANSFER_BASELINE must be plain or delegate, not \(baseline)")
@@ -122,6 +137,7 @@ struct Config: CustomStringConvertible {
             transferThroughput: parts.contains("throughput"),
             transferDelegateBaseline: baseline == "delegate",
             profileClient: environment["BENCH_PROFILE_CLIENT"],
+            throughputContender: contender,
             profileRequests: count("BENCH_PROFILE_REQUESTS", full: 500, quick: 500),
             profileConcurrency: count("BENCH_PROFILE_CONCURRENCY", full: 1, quick: 1)
         )

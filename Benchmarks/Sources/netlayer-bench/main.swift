@@ -79,10 +79,29 @@ if config.runThroughput, let server {
         print(
             "server: Hummingbird on 127.0.0.1:\(server.port), GET /books = \(server.bodyBytes) bytes of JSON")
         let baseline = URLSessionClient(port: server.port)
-        let netLayer = NetLayerClient(port: server.port)
+        let contender: ThroughputBenchmark.Fetch
+        switch config.throughputContender {
+        case "transport":
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are URLSessionTransport.send called directly (no "
+                    + "executor); the goals do not apply")
+            let transport = TransportClient(port: server.port)
+            contender = { try await transport.books() }
+        case let name where name.hasPrefix("delegate-"):
+            let queue =
+                URLSessionDelegateClient.Queue(rawValue: String(name.dropFirst("delegate-".count))) ?? .serial
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are raw URLSession on a session with a redirect-refusing "
+                    + "delegate, delegate queue \(queue.rawValue); the goals do not apply")
+            let delegated = URLSessionDelegateClient(port: server.port, queue: queue)
+            contender = { try await delegated.books() }
+        default:
+            let netLayer = NetLayerClient(port: server.port)
+            contender = { try await netLayer.books() }
+        }
         let clients: [ThroughputBenchmark.Client: ThroughputBenchmark.Fetch] = [
             .urlSession: { try await baseline.books() },
-            .netLayer: { try await netLayer.books() },
+            .netLayer: contender,
         ]
         sequential = try await ThroughputBenchmark.run(
             .sequential(requests: config.sequentialRequests), pairs: config.rounds, slices: config.slices,
