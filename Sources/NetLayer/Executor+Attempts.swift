@@ -56,10 +56,18 @@ extension Executor {
         _ prepared: PreparedRequest, policy: RetryPolicy, context: TransportContext,
         start: ContinuousClock.Instant, record: AttemptRecord, log: RequestLog?
     ) async throws(NetLayerError) -> TransportResponse {
+        let chain =
+            interceptors.isEmpty
+            ? resource.options.interceptors : resource.options.interceptors + interceptors
+        // Nothing configured: straight to the wire, without the chain's closures.
+        if policy.isNone, chain.isEmpty, resource.options.authentication == nil {
+            return try await hops(
+                prepared.request, prepared: prepared, context: context, start: start, record: record, log: log
+            )
+        }
         var interceptorContext = InterceptorContext(
             pathTemplate: path, attempt: 1, isIdempotent: isIdempotent, transport: context,
             deadline: context.timeouts.total.map { start.advanced(by: $0) })
-        let chain = resource.options.interceptors + interceptors
         while true {
             var outcome: Result<TransportResponse, NetLayerError>
             do {
@@ -194,7 +202,7 @@ extension Executor {
 
     /// One attempt: admission and the transport for every redirect hop, until a response that is
     /// not followed.
-    private func hops(
+    func hops(
         _ first: TransportRequest, prepared: PreparedRequest, context: TransportContext,
         start: ContinuousClock.Instant,
         record: AttemptRecord, log: RequestLog?
