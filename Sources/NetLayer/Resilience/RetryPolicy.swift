@@ -238,17 +238,3 @@ final class RetryTokens: Sendable {
 
     var available: Double { tokens.withLock { $0 } }
 }
-
-/// A value behind a lock.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
