@@ -130,26 +130,38 @@ public final class RequestLimiter: Sendable {
     }
 
     private func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
-        while let until = pausedUntil {
-            do { try await Task.sleep(until: until, clock: .continuous) } catch { throw .cancelled }
-        }
+        try await waitOutPause(holding: nil)
         let slot: ConcurrencySlots.Slot?
         if let slots {
             do { slot = try await slots.acquire() } catch { throw .cancelled }
         } else {
             slot = nil
         }
+        // A pause may have begun while this caller queued for the slot (the 429 that caused it
+        // handed its slot on): wait it out holding the slot, so the queue keeps its order.
+        try await waitOutPause(holding: slot)
         if !rateLimiter.isUnlimited {
             do { try await rateLimiter.acquire() } catch {
                 slot?.release()
                 throw .cancelled
             }
+            try await waitOutPause(holding: slot)
         }
         if Task.isCancelled {
             slot?.release()
             throw .cancelled
         }
         return slot
+    }
+
+    /// Sleeps until no pause is in force; on cancellation releases `slot` and throws.
+    private func waitOutPause(holding slot: ConcurrencySlots.Slot?) async throws(NetLayerError) {
+        while let until = pausedUntil {
+            do { try await Task.sleep(until: until, clock: .continuous) } catch {
+                slot?.release()
+                throw .cancelled
+            }
+        }
     }
 
     /// Notes a response: a 429 or 503 with a `Retry-After` pauses admission.

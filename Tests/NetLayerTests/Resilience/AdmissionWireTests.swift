@@ -153,6 +153,33 @@ extension WireTests.Resilience {
             }
         }
 
+        @Test func aCallerQueuedForASlotWhenA429PausesAdmissionWaitsOutThePause() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let gate = TestGate()
+                defer { gate.open() }
+                server.route(path + "/limited") { _ in
+                    gate.wait()
+                    return .retryAfter("1", status: 429)
+                }
+                let api = ResilientAPI(server: server, maxConcurrentRequests: 1)
+                let limited = Task { try await api.target(path + "/limited").makeExecutor().execute() }
+                #expect(await server.waitForRequests(count: 1, path: path + "/limited").count == 1)
+                // Queued for the slot before the 429 exists: the pause must still hold it.
+                let queued = Task { try await api.target(path + "/next").makeExecutor().execute() }
+                #expect(await eventually { api.slotWaiters == 1 })
+                let answered = ContinuousClock.now
+                gate.open()
+                _ = await failure { try await limited.value }
+                _ = try await queued.value
+                let received = try #require(server.requests(path: path + "/next").first)
+                let gap = received.receivedAt - answered
+                #expect(gap >= .milliseconds(900), "the queued call reached the server \(gap) after the 429")
+                #expect(api.limiter.inFlight == 0)
+            }
+        }
+
         @Test func aSafetyMarginWidensTheWindowAndPacingSpreadsTheGrants() async throws {
             try await withDeadline {
                 let server = try Self.server.get()
