@@ -71,14 +71,21 @@ extension Executor {
         while true {
             var outcome: Result<TransportResponse, NetLayerError>
             do {
-                outcome = .success(
+                let attemptContext = interceptorContext
+                let attempt: @Sendable () async throws -> TransportResponse = {
                     try await InterceptorChain.run(
-                        chain[...], request: prepared.request, context: interceptorContext,
+                        chain[...], request: prepared.request, context: attemptContext,
                         last: { request in
                             try await authenticated(
                                 request, prepared: prepared, context: context, start: start, record: record,
                                 log: log)
-                        }))
+                        })
+                }
+                // Interceptors, the authenticator and a refresh are bounded by the total deadline
+                // too; the transport bounds its own hops.
+                let deadline = attemptContext.deadline
+                outcome = .success(
+                    try await DeadlineRace.run(until: deadline, total: context.timeouts.total, attempt))
             } catch {
                 outcome = .failure(Self.known(error))
             }

@@ -84,11 +84,11 @@ public final class Authentication: Sendable {
         // A call made by the refresh itself (a token endpoint on the same service) must not wait
         // for that refresh, nor start another one.
         if RefreshFlight.current == ObjectIdentifier(flight) { return try await next(request) }
-        let generation = try await flight.settledGeneration()
+        let sent = try await flight.settled()
         let response = try await next(try await authenticated(request))
         guard authenticator.isRejection(response.head) else { return response }
         response.body.cancel()
-        try await flight.refresh(after: generation, with: authenticator)
+        try await flight.refresh(after: sent, with: authenticator)
         // The replay's answer is final: a second rejection goes to validation as the 401 it is.
         return try await next(try await authenticated(request))
     }
@@ -111,12 +111,25 @@ public final class Authentication: Sendable {
 
 /// Single-flight refreshes: calls rejected with the credentials of generation *g* share one
 /// refresh that makes generation *g + 1*; a call rejected with older credentials than the newest
-/// just replays.
+/// just replays. A refresh that fails fails every call of its wave, including those whose
+/// rejection arrives after it failed: they were sent before it ended, so they share its failure
+/// instead of starting another refresh with credentials already known to be bad. A call sent
+/// after the failure may refresh again (the app may have signed in anew).
 final class RefreshFlight: Sendable {
     private struct State {
         var generation = 0
         var inFlight: Task<Void, any Error>?
         var count = 0
+        /// How many refreshes have ended, and the error of the last one when it failed.
+        var landings = 0
+        var lastFailure: (any Error)?
+    }
+
+    /// What an attempt was sent with: the credentials' generation and how many refreshes had
+    /// ended by then.
+    struct Sent: Sendable {
+        var generation: Int
+        var landings: Int
     }
     private let state = LockedValue(State())
 
@@ -126,19 +139,22 @@ final class RefreshFlight: Sendable {
     var count: Int { state.withLock { $0.count } }
 
     /// The generation to attempt with, after any refresh in flight ends.
-    func settledGeneration() async throws(NetLayerError) -> Int {
+    func settled() async throws(NetLayerError) -> Sent {
         if let task = state.withLock({ $0.inFlight }) {
             _ = try? await Self.value(of: task)
             if Task.isCancelled { throw .cancelled }
         }
-        return state.withLock { $0.generation }
+        return state.withLock { Sent(generation: $0.generation, landings: $0.landings) }
     }
 
-    /// Makes sure credentials newer than `generation` exist, refreshing at most once per generation.
-    func refresh(after generation: Int, with authenticator: any Authenticator) async throws(NetLayerError) {
-        let task: Task<Void, any Error>? = state.withLock { state in
-            if state.generation > generation { return nil }
-            if let running = state.inFlight { return running }
+    /// Makes sure credentials newer than the ones `sent` carried exist, refreshing at most once
+    /// per generation.
+    func refresh(after sent: Sent, with authenticator: any Authenticator) async throws(NetLayerError) {
+        let shared: Result<Task<Void, any Error>?, any Error> = state.withLock { state in
+            if state.generation > sent.generation { return .success(nil) }
+            if let running = state.inFlight { return .success(running) }
+            // A refresh of this wave already failed after this call was sent: share its failure.
+            if state.landings > sent.landings, let failure = state.lastFailure { return .failure(failure) }
             state.count += 1
             let flight = state.count
             let id = ObjectIdentifier(self)
@@ -148,21 +164,27 @@ final class RefreshFlight: Sendable {
                 do {
                     try await RefreshFlight.$current.withValue(id) { try await authenticator.refresh() }
                 } catch {
-                    land(flight, refreshed: false)
+                    land(flight, failure: error)
                     throw error
                 }
-                land(flight, refreshed: true)
+                land(flight, failure: nil)
             }
             state.inFlight = running
-            return running
+            return .success(running)
         }
-        guard let task else { return }
         let outcome: Result<Void, any Error>
-        do {
-            try await Self.value(of: task)
-            outcome = .success(())
-        } catch {
+        switch shared {
+        case .failure(let error):
             outcome = .failure(error)
+        case .success(nil):
+            return
+        case .success(let task?):
+            do {
+                try await Self.value(of: task)
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
         }
         if Task.isCancelled { throw .cancelled }
         if case .failure(let error) = outcome {
@@ -172,19 +194,21 @@ final class RefreshFlight: Sendable {
     }
 
     /// Ends flight number `flight`: no refresh in flight any more, and a new generation when it
-    /// succeeded.
-    private func land(_ flight: Int, refreshed: Bool) {
+    /// succeeded (`failure` is `nil`).
+    private func land(_ flight: Int, failure: (any Error)?) {
         state.withLock { state in
             guard state.count == flight else { return }
             state.inFlight = nil
-            if refreshed { state.generation += 1 }
+            state.landings += 1
+            state.lastFailure = failure
+            if failure == nil { state.generation += 1 }
         }
     }
 
     /// The task's value, or `CancellationError` as soon as the waiting task is cancelled (the
     /// refresh itself goes on for the others).
     private static func value(of task: Task<Void, any Error>) async throws {
-        let gate = OnceResume()
+        let gate = OnceResult<Void>()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in
@@ -197,43 +221,6 @@ final class RefreshFlight: Sendable {
         } onCancel: {
             gate.resume(with: .failure(CancellationError()))
         }
-    }
-}
-
-/// A continuation resumed once, whichever of several racers comes first (a result may arrive before
-/// the continuation is set).
-final class OnceResume: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<Void, any Error>?
-        var early: Result<Void, any Error>?
-        var done = false
-    }
-    private let state = LockedValue(State())
-
-    func set(_ continuation: CheckedContinuation<Void, any Error>) {
-        let early: Result<Void, any Error>? = state.withLock { state in
-            if let early = state.early, !state.done {
-                state.done = true
-                return early
-            }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func resume(with result: Result<Void, any Error>) {
-        let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
-            guard !state.done else { return nil }
-            guard let continuation = state.continuation else {
-                if state.early == nil { state.early = result }
-                return nil
-            }
-            state.done = true
-            state.continuation = nil
-            return continuation
-        }
-        continuation?.resume(with: result)
     }
 }
 

@@ -80,6 +80,57 @@ extension WireTests.Resilience {
             }
         }
 
+        @Test func aRejectionArrivingAfterItsWavesRefreshFailedSharesThatFailure() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let gate = TestGate()
+                defer { gate.open() }
+                server.route(path + "/fast") { _ in .text("token expired", status: 401) }
+                server.route(path + "/slow") { _ in
+                    gate.wait()
+                    return .text("token expired", status: 401)
+                }
+                let auth = Authentication.bearer(token: "old") { _ in throw RefreshDenied() }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                // Sent with the old token; its 401 comes back only after the refresh failed.
+                let slow = Task { try await api.target(path + "/slow").makeExecutor().execute() }
+                #expect(await server.waitForRequests(count: 1, path: path + "/slow").count == 1)
+                let fast = await failure { try await api.target(path + "/fast").makeExecutor().execute() }
+                #expect(fast?.code == .authenticationFailed)
+                #expect(auth.refreshCount == 1)
+                gate.open()
+                let late = await failure { try await slow.value }
+                #expect(late?.code == .authenticationFailed)
+                #expect(late?.underlying as? RefreshDenied == RefreshDenied())
+                #expect(auth.refreshCount == 1, "the late rejection refreshed again with a spent token")
+                // A call sent after the failure may refresh again.
+                _ = await failure { try await api.target(path + "/fast").makeExecutor().execute() }
+                #expect(auth.refreshCount == 2)
+            }
+        }
+
+        @Test func aRefreshThatHangsEndsAtTheTotalDeadline() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let auth = Authentication.bearer(token: "old") { _ in
+                    try await Task.sleep(for: .seconds(20))
+                    return "new"
+                }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await api.target(path).makeExecutor(resourceTimeout: .milliseconds(600)).execute()
+                }
+                let elapsed = ContinuousClock.now - start
+                #expect(error?.code == .timedOut)
+                #expect(elapsed < .seconds(5), "the call waited \(elapsed) for a hung refresh")
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer old"])
+            }
+        }
+
         @Test func aReplayRejectedAgainIsA401AfterExactlyOneRefresh() async throws {
             try await withDeadline {
                 let server = try Self.server.get()

@@ -139,6 +139,33 @@ extension WireTests.Resilience {
             }
         }
 
+        @Test func anInterceptorThatHangsEndsAtTheTotalDeadlineAndIsCancelled() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let cancelled = LockedValue(false)
+                let slow = ClosureInterceptor { request, _, next in
+                    do { try await Task.sleep(for: .seconds(20)) } catch {
+                        cancelled.withLock { $0 = true }
+                        throw error
+                    }
+                    return try await next(request)
+                }
+                let api = ResilientAPI(server: server)
+                let start = ContinuousClock.now
+                let error = await failure {
+                    try await api.target(path).makeExecutor(resourceTimeout: .milliseconds(500))
+                        .intercepted(by: slow).execute()
+                }
+                let elapsed = ContinuousClock.now - start
+                #expect(error?.code == .timedOut)
+                #expect(error?.message.contains("total deadline") == true)
+                #expect(elapsed < .seconds(5), "the call waited \(elapsed) for a hung interceptor")
+                #expect(await eventually { cancelled.withLock { $0 } })
+                #expect(server.requests(path: path).isEmpty)
+            }
+        }
+
         @Test func aNetLayerErrorThrownByAnInterceptorIsPassedOnAsItIs() async throws {
             try await withDeadline {
                 let server = try Self.server.get()
