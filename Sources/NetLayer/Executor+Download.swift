@@ -93,9 +93,13 @@ extension Executor {
         do {
             let handle = try files.open(appendingAt: offset, head: call.head, url: requestURL)
             defer { try? handle.close() }
-            for try await chunk in call.body {
+            // Written where the chunks arrive (the transport's thread), not hopped to this task
+            // one by one: the hop cost a download about a third more CPU per byte.
+            let count = LockedValue<Int64>(0)
+            defer { written = count.withLock { $0 } }
+            try await call.body.drain { chunk in
                 try handle.write(contentsOf: chunk)
-                written += Int64(chunk.count)
+                count.withLock { $0 += Int64(chunk.count) }
             }
             try handle.synchronize()
         } catch {

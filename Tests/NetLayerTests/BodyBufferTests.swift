@@ -96,4 +96,84 @@ struct BodyBufferTests {
         buffer.finish(nil)
         await #expect(throws: CancellationError.self) { try await reader.value }
     }
+
+    /// Collects what a drain hands over, and the thread-independent order it came in.
+    final class Sink: Sendable {
+        let received = LockedValue(Data())
+        var data: Data { received.withLock { $0 } }
+        func take(_ chunk: Data) { received.withLock { $0.append(chunk) } }
+    }
+
+    static func eventually(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    @Test func aDrainTakesTheBufferedAndSpilledChunksFirstThenEachNewOneInOrder() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let buffer = BodyBuffer(
+            limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: {}),
+            spillDirectory: directory)
+        let early = (0..<10).map { Data(repeating: UInt8($0), count: 30) }
+        for chunk in early { buffer.yield(chunk) }
+        #expect(buffer.statistics.spilledBytes > 0, "the early chunks reach the spill file")
+        let sink = Sink()
+        let drain = Task { try await buffer.drain(into: sink.take) }
+        try await Self.eventually { sink.data.count == 300 }
+        #expect(sink.data == early.reduce(Data(), +))
+        // From here on each chunk goes straight to the sink, in the producer's call.
+        let late = (10..<20).map { Data(repeating: UInt8($0), count: 30) }
+        for chunk in late {
+            let before = sink.data.count
+            buffer.yield(chunk)
+            #expect(sink.data.count == before + 30)
+        }
+        buffer.finish(nil)
+        try await drain.value
+        #expect(sink.data == (early + late).reduce(Data(), +))
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
+    }
+
+    @Test func aSinkThatThrowsCancelsTheTransferAndTheDrainThrowsItsError() async throws {
+        struct DiskFull: Error {}
+        let calls = Calls()
+        let buffer = BodyBuffer(
+            limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
+        let drain = Task { try await buffer.drain(into: { _ in throw DiskFull() }) }
+        try await Task.sleep(for: .milliseconds(20))
+        buffer.yield(Data(count: 10))
+        await #expect(throws: DiskFull.self) { try await drain.value }
+        #expect(calls.all == ["cancel"])
+        // The producer is ignored from then on.
+        buffer.yield(Data(count: 10))
+        #expect(calls.all == ["cancel"])
+    }
+
+    @Test func aCancelledDrainEndsOnlyWhenTheProducerHasEndedAndNothingReachesTheSinkAfter() async throws {
+        let calls = Calls()
+        let buffer = BodyBuffer(
+            limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
+        let sink = Sink()
+        let drain = Task { try await buffer.drain(into: sink.take) }
+        buffer.yield(Data(count: 10))
+        try await Self.eventually { sink.data.count == 10 }
+        drain.cancel()
+        try await Self.eventually { calls.all == ["cancel"] }
+        buffer.yield(Data(count: 10))
+        #expect(sink.data.count == 10, "a chunk after cancellation reached the sink")
+        try await Task.sleep(for: .milliseconds(50))
+        buffer.finish(nil)
+        await #expect(throws: CancellationError.self) { try await drain.value }
+    }
+
+    @Test func aDrainReportsTheTransfersError() async throws {
+        let buffer = BodyBuffer(limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: {}))
+        let sink = Sink()
+        buffer.yield(Data(count: 5))
+        let drain = Task { try await buffer.drain(into: sink.take) }
+        try await Self.eventually { sink.data.count == 5 }
+        buffer.finish(URLError(.networkConnectionLost))
+        await #expect(throws: URLError.self) { try await drain.value }
+    }
 }

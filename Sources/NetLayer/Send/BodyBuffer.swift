@@ -45,6 +45,8 @@ final class BodyBuffer: @unchecked Sendable {
     private var applied = false
     private var spill: SpillFile?
     private var spilled: Int64 = 0
+    /// Set by ``drain(into:)``: every chunk goes straight to it, on the producer's thread.
+    private var sink: (@Sendable (Data) throws -> Void)?
     private let spillDirectory: URL?
     private static let controlQueue = DispatchQueue(label: "NetLayer.BodyBuffer.control")
 
@@ -77,10 +79,15 @@ final class BodyBuffer: @unchecked Sendable {
     func yield(_ data: Data) {
         if data.isEmpty { return }
         var handOver: CheckedContinuation<Data?, any Error>?
+        var direct: (@Sendable (Data) throws -> Void)?
         var pauseNow = false
         var spillFailure: (any Error)?
         lock.withLock {
             if cancelled || end != nil { return }
+            if let sink {
+                direct = sink
+                return
+            }
             if let waiter {
                 self.waiter = nil
                 handOver = waiter
@@ -111,6 +118,14 @@ final class BodyBuffer: @unchecked Sendable {
             }
         }
         handOver?.resume(returning: data)
+        if let direct {
+            // The producer is serial, so chunks reach the sink in order and one at a time.
+            do { try direct(data) } catch {
+                finish(error)
+                control.cancel()
+                return
+            }
+        }
         if pauseNow { applyLatestWish() }
         if let spillFailure {
             finish(
@@ -203,6 +218,84 @@ final class BodyBuffer: @unchecked Sendable {
         }
     }
 
+    /// Consumer: hands every chunk to `sink` until the end of the body: first those already
+    /// buffered or spilled (on the caller's task), then each new one as it arrives, on the
+    /// producer's thread, without a hop to the caller (a download writing to its file). Returns
+    /// once the producer ended and no chunk is left; `sink` is never called after that.
+    /// - Throws: The transfer's error, the sink's error (the transfer is then cancelled), or
+    ///   `CancellationError` when the caller is cancelled (once the producer has ended).
+    func drain(into sink: @escaping @Sendable (Data) throws -> Void) async throws {
+        // Catch up with what is waiting, then switch the producer over.
+        while true {
+            let (pending, problem) = takePendingOrInstall(sink)
+            if let problem { throw problem }
+            guard let pending else { break }
+            do { for chunk in pending { try sink(chunk) } } catch {
+                cancel()
+                throw error
+            }
+        }
+        try await withTaskCancellationHandler {
+            let last: Data? = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Data?, any Error>) in
+                let outcome: Result<Data?, any Error>? = lock.withLock {
+                    if let end {
+                        if cancelled { return .failure(CancellationError()) }
+                        if case .failure(let error) = end { return .failure(error) }
+                        return .success(nil)
+                    }
+                    waiter = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+            _ = last
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The chunks waiting (from memory or the spill file), or, when none are left, installs
+    /// `sink` for the producer and returns `nil`.
+    private func takePendingOrInstall(_ sink: @escaping @Sendable (Data) throws -> Void) -> (
+        [Data]?, (any Error)?
+    ) {
+        lock.withLock {
+            if cancelled, end != nil { return (nil, CancellationError()) }
+            if first < chunks.count {
+                let pending = Array(chunks[first...])
+                chunks = []
+                first = 0
+                buffered = 0
+                if wantsPause {
+                    wantsPause = false
+                    Self.controlQueue.async { [self] in applyLatestWishNow() }
+                }
+                return (pending, nil)
+            }
+            if let spill {
+                do {
+                    if let chunk = try spill.read(upTo: limit) {
+                        if spill.isDrained {
+                            spill.remove()
+                            self.spill = nil
+                        }
+                        return ([chunk], nil)
+                    }
+                } catch {
+                    return (
+                        nil,
+                        NetLayerError.fileFailed(
+                            "cannot read back the unread response body: \(error.localizedDescription)",
+                            underlying: error)
+                    )
+                }
+            }
+            self.sink = sink
+            return (nil, nil)
+        }
+    }
+
     /// Consumer: stop the transfer (the consumer went away or was cancelled). Idempotent. A
     /// consumer waiting in ``next()`` gets `CancellationError` once the producer has ended.
     func cancel() {
@@ -230,14 +323,17 @@ final class BodyBuffer: @unchecked Sendable {
 
     /// Applies the latest pause wish on the serial control queue.
     private func applyLatestWish() {
-        Self.controlQueue.async { [self] in
-            let (wish, stopped) = lock.withLock { (wantsPause, cancelled || end != nil) }
-            if stopped && !applied { return }
-            let target = wish && !stopped
-            guard target != applied else { return }
-            applied = target
-            if target { control.pause?() } else { control.resume?() }
-        }
+        Self.controlQueue.async { [self] in applyLatestWishNow() }
+    }
+
+    /// Applies the latest pause wish; runs on the control queue only.
+    private func applyLatestWishNow() {
+        let (wish, stopped) = lock.withLock { (wantsPause, cancelled || end != nil) }
+        if stopped && !applied { return }
+        let target = wish && !stopped
+        guard target != applied else { return }
+        applied = target
+        if target { control.pause?() } else { control.resume?() }
     }
 }
 

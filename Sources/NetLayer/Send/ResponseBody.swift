@@ -144,6 +144,30 @@ public final class ResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// Hands every chunk to `sink` until the end. A body streamed by ``URLSessionTransport`` calls
+    /// it on the transport's own thread as each chunk arrives (no hop to the caller's task per
+    /// chunk), so `sink` must be quick and must not block on the caller.
+    /// - Throws: ``NetLayerError/Code/bodyConsumed`` when already read, the transfer's error or the
+    ///   sink's (the transfer is then cancelled).
+    func drain(into sink: @escaping @Sendable (Data) throws -> Void) async throws {
+        guard case .buffer(let buffer) = source else {
+            for try await chunk in self {
+                do { try sink(chunk) } catch {
+                    cancel()
+                    throw error
+                }
+            }
+            return
+        }
+        guard claim.take() else {
+            throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+        }
+        _ = try await ended {
+            try await buffer.drain(into: sink)
+            return nil
+        }
+    }
+
     /// Reads the whole body into memory.
     /// - Parameter limit: The most bytes accepted. Default `Int.max`.
     /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit` (the transfer is cancelled),
