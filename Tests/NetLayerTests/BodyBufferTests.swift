@@ -139,7 +139,8 @@ struct BodyBufferTests {
         struct DiskFull: Error {}
         let calls = Calls()
         let buffer = BodyBuffer(
-            limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
+            limit: 100,
+            control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
         let drain = Task { try await buffer.drain(into: { _ in throw DiskFull() }) }
         try await Task.sleep(for: .milliseconds(20))
         buffer.yield(Data(count: 10))
@@ -153,7 +154,8 @@ struct BodyBufferTests {
     @Test func aCancelledDrainEndsOnlyWhenTheProducerHasEndedAndNothingReachesTheSinkAfter() async throws {
         let calls = Calls()
         let buffer = BodyBuffer(
-            limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
+            limit: 100,
+            control: BodyBuffer.Control(pause: nil, resume: nil, cancel: { calls.record("cancel") }))
         let sink = Sink()
         let drain = Task { try await buffer.drain(into: sink.take) }
         buffer.yield(Data(count: 10))

@@ -69,7 +69,10 @@ public final class ResponseBody: AsyncSequence, Sendable {
         }
         let previous = finish.withLock { current in
             let previous = current
-            current = { previous?(); action() }
+            current = {
+                previous?()
+                action()
+            }
             return previous
         }
         _ = previous
