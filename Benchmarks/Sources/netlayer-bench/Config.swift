@@ -47,7 +47,7 @@ struct Config: CustomStringConvertible {
     /// `BENCH_TRANSFER_BASELINE=delegate`: raw URLSession uploads through a session with a delegate and
     /// downloads with `fsync`, as a library must (a diagnostic; the goals use the plain baseline).
     var transferDelegateBaseline: Bool
-    /// `BENCH_PROFILE_CLIENT=urlsession|netlayer`: instead of the benchmark, send
+    /// `BENCH_PROFILE_CLIENT=urlsession|netlayer|transport|delegate-…`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
     /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential).
     var profileClient: String?
@@ -79,8 +79,11 @@ struct Config: CustomStringConvertible {
                 )
             }
         }
-        if let client = environment["BENCH_PROFILE_CLIENT"], !["urlsession", "netlayer"].contains(client) {
-            fail("BENCH_PROFILE_CLIENT must be urlsession or netlayer, not \(client)")
+        let profileClients =
+            ["urlsession", "netlayer", "transport"]
+            + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
+        if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
+            fail("BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)")
         }
         if !["", "prep", "throughput", "transfers", "events"].contains(only) {
             fail("BENCH_ONLY must be prep, throughput, transfers or events, not \(only)")

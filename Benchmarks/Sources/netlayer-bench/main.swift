@@ -26,10 +26,19 @@ if let client = config.profileClient {
     do {
         let server = try await BenchServer.start()
         let fetch: ThroughputBenchmark.Fetch
-        if client == "netlayer" {
+        switch client {
+        case "netlayer":
             let netLayer = NetLayerClient(port: server.port)
             fetch = { try await netLayer.books() }
-        } else {
+        case "transport":
+            let transport = TransportClient(port: server.port)
+            fetch = { try await transport.books() }
+        case let name where name.hasPrefix("delegate-"):
+            let queue =
+                URLSessionDelegateClient.Queue(rawValue: String(name.dropFirst("delegate-".count))) ?? .serial
+            let delegated = URLSessionDelegateClient(port: server.port, queue: queue)
+            fetch = { try await delegated.books() }
+        default:
             let baseline = URLSessionClient(port: server.port)
             fetch = { try await baseline.books() }
         }
