@@ -109,6 +109,21 @@ public final class Authentication: Sendable {
     }
 }
 
+/// An ``Authentication`` is an ``Interceptor``: ``ResourceOptions/authentication`` places it
+/// innermost in the chain, and a target or call that needs other credentials can carry one in its
+/// own interceptors (nothing else changes: the same single flight, the same one replay).
+extension Authentication: Interceptor {
+    /// Adds credentials and, after a rejection, refreshes once for the wave and replays once.
+    /// - Throws: ``NetLayerError/Code/authenticationFailed`` when adding credentials or the
+    ///   refresh fails; whatever `next` throws.
+    public func intercept(
+        _ request: TransportRequest, context: InterceptorContext,
+        next: @Sendable (TransportRequest) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        try await run(request, next: next)
+    }
+}
+
 /// Single-flight refreshes: calls rejected with the credentials of generation *g* share one
 /// refresh that makes generation *g + 1*; a call rejected with older credentials than the newest
 /// just replays. A refresh that fails fails every call of its wave, including those whose

@@ -131,6 +131,23 @@ extension WireTests.Resilience {
             }
         }
 
+        @Test func anAuthenticationWorksAsACallsOwnInterceptor() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("admin-2"))
+                let refresher = Refresher(next: "admin-2")
+                let admin = Authentication.bearer(token: "admin-1") { try await refresher.refresh($0) }
+                // The resource has no authentication; this one call carries its own.
+                let api = ResilientAPI(server: server)
+                let response = try await api.target(path).makeExecutor().intercepted(by: admin).response()
+                #expect(response.statusCode == 200)
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer admin-1", "Bearer admin-2"])
+                #expect(admin.refreshCount == 1)
+                #expect(response.attempts == 2)
+            }
+        }
+
         @Test func aReplayRejectedAgainIsA401AfterExactlyOneRefresh() async throws {
             try await withDeadline {
                 let server = try Self.server.get()
