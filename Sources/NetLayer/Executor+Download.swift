@@ -111,10 +111,7 @@ extension Executor {
                     "cannot write the download to \(files.partial.path): \(error.localizedDescription)",
                     underlying: error)
             }
-            throw failure(
-                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
-                start: call.start,
-                log: call.log)
+            throw failure(error, in: call)
         }
         try files.moveIntoPlace()
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)

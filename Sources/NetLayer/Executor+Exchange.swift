@@ -132,11 +132,7 @@ extension Executor {
         do {
             data = try await call.body.collect()
         } catch {
-            var failure = failure(
-                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
-                start: call.start, log: call.log)
-            failure.attempts = call.attempts
-            throw failure
+            throw failure(error, in: call)
         }
         let duration = ContinuousClock.now - call.start
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
@@ -150,6 +146,16 @@ extension Executor {
     func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
         defer { progressEnded?() }
         return try await collect(try await open(debug: debug, streams: false))
+    }
+
+    /// An error while reading an opened call's body, as a redacted ``NetLayerError`` that counts
+    /// the call's attempts.
+    func failure(_ error: any Error, in call: OpenedCall) -> NetLayerError {
+        var failure = failure(
+            error, request: call.request, prepared: call.prepared, redirects: call.redirects,
+            start: call.start, log: call.log)
+        failure.attempts = call.attempts
+        return failure
     }
 
     /// Maps any error of a call to a redacted ``NetLayerError`` and prints the failure line.

@@ -168,9 +168,7 @@ final class BodyReader: @unchecked Sendable {
             return chunk
         } catch {
             if end() { executor.progressEnded?() }
-            throw executor.failure(
-                error, request: call.request, prepared: call.prepared, redirects: call.redirects,
-                start: call.start, log: call.log)
+            throw executor.failure(error, in: call)
         }
     }
 }

@@ -113,7 +113,8 @@ extension WireTests.Resilience {
                     for try await _ in try await api.target(path).makeExecutor().stream() {}
                 }
                 // The chunks already handed to the caller cannot be taken back: one attempt.
-                #expect(error != nil)
+                #expect(error?.code == .transport, "\(String(describing: error))")
+                #expect(error?.attempts == 1)
                 #expect(server.requests(path: path).count == 1)
             }
         }
