@@ -178,21 +178,10 @@ final class BodyBuffer: @unchecked Sendable {
                         }
                         return .success(chunk)
                     }
-                    if let spill {
-                        do {
-                            if let chunk = try spill.read(upTo: limit) {
-                                if spill.isDrained {
-                                    spill.remove()
-                                    self.spill = nil
-                                }
-                                return .success(chunk)
-                            }
-                        } catch {
-                            return .failure(
-                                NetLayerError.fileFailed(
-                                    "cannot read back the unread response body: \(error.localizedDescription)",
-                                    underlying: error))
-                        }
+                    switch readSpill() {
+                    case .success(let chunk?): return .success(chunk)
+                    case .failure(let error): return .failure(error)
+                    case .success(nil): break
                     }
                     if cancelled {
                         // Wait for the producer to end, so that nothing the transfer holds outlives
@@ -273,26 +262,32 @@ final class BodyBuffer: @unchecked Sendable {
                 }
                 return (pending, nil)
             }
-            if let spill {
-                do {
-                    if let chunk = try spill.read(upTo: limit) {
-                        if spill.isDrained {
-                            spill.remove()
-                            self.spill = nil
-                        }
-                        return ([chunk], nil)
-                    }
-                } catch {
-                    return (
-                        nil,
-                        NetLayerError.fileFailed(
-                            "cannot read back the unread response body: \(error.localizedDescription)",
-                            underlying: error)
-                    )
-                }
+            switch readSpill() {
+            case .success(let chunk?): return ([chunk], nil)
+            case .failure(let error): return (nil, error)
+            case .success(nil): break
             }
             self.sink = sink
             return (nil, nil)
+        }
+    }
+
+    /// The next chunk of the spill file (removed once drained); `nil` when there is none. Call
+    /// under `lock`.
+    private func readSpill() -> Result<Data?, any Error> {
+        guard let spill else { return .success(nil) }
+        do {
+            guard let chunk = try spill.read(upTo: limit) else { return .success(nil) }
+            if spill.isDrained {
+                spill.remove()
+                self.spill = nil
+            }
+            return .success(chunk)
+        } catch {
+            return .failure(
+                NetLayerError.fileFailed(
+                    "cannot read back the unread response body: \(error.localizedDescription)",
+                    underlying: error))
         }
     }
 
