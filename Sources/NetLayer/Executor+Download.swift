@@ -97,10 +97,18 @@ extension Executor {
             // one by one: the hop cost a download about a third more CPU per byte.
             let count = LockedValue<Int64>(0)
             defer { written = count.withLock { $0 } }
-            try await call.body.drain { chunk in
-                try handle.write(contentsOf: chunk)
-                count.withLock { $0 += Int64(chunk.count) }
+            let flusher = WriteBehind(descriptor: handle.fileDescriptor)
+            do {
+                try await call.body.drain { chunk in
+                    try handle.write(contentsOf: chunk)
+                    count.withLock { $0 += Int64(chunk.count) }
+                    flusher.wrote(chunk.count)
+                }
+            } catch {
+                await flusher.finish()
+                throw error
             }
+            await flusher.finish()
             try handle.synchronize()
         } catch {
             call.body.cancel()
