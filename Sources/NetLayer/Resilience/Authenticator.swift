@@ -89,6 +89,12 @@ public final class Authentication: Sendable {
         guard authenticator.isRejection(response.head) else { return response }
         response.body.cancel()
         try await flight.refresh(after: sent, with: authenticator)
+        // The refresh helps every later call; this one cannot be replayed byte for byte.
+        if let problem = request.body?.replayProblem {
+            throw NetLayerError.authenticationFailed(
+                "the credentials were refreshed, but the request was not sent again: its body cannot be: \(problem)",
+                underlying: nil)
+        }
         // The replay's answer is final: a second rejection goes to validation as the 401 it is.
         return try await next(try await authenticated(request))
     }

@@ -148,6 +148,34 @@ extension WireTests.Resilience {
             }
         }
 
+        @Test func aFileBodyThatShrankIsNotReplayedAfterTheRefreshAndTheErrorSaysWhy() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("new"))
+                let file = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("netlayer-auth-shrink-\(UUID().uuidString).bin")
+                try Data(repeating: 0x41, count: 4096).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                // The file is cut short while the credentials are refreshed.
+                let auth = Authentication.bearer(token: "old") { _ in
+                    try Data(repeating: 0x41, count: 10).write(to: file)
+                    return "new"
+                }
+                let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
+                let error = await failure {
+                    try await api.target(path).makeExecutor(method: .put, body: .file(file)).execute()
+                }
+                #expect(error?.code == .authenticationFailed)
+                #expect(error?.message.contains("cannot be") == true, "\(String(describing: error))")
+                #expect(auth.refreshCount == 1)
+                // Only the first attempt reached the server, with the whole file.
+                let received = server.requests(path: path)
+                #expect(received.count == 1)
+                #expect(received.first?.body.count == 4096)
+            }
+        }
+
         @Test func aReplayRejectedAgainIsA401AfterExactlyOneRefresh() async throws {
             try await withDeadline {
                 let server = try Self.server.get()
