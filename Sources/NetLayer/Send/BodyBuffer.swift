@@ -225,7 +225,7 @@ final class BodyBuffer: @unchecked Sendable {
             }
         }
         try await withTaskCancellationHandler {
-            let last: Data? = try await withCheckedThrowingContinuation {
+            _ = try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Data?, any Error>) in
                 let outcome: Result<Data?, any Error>? = lock.withLock {
                     if let end {
@@ -238,7 +238,6 @@ final class BodyBuffer: @unchecked Sendable {
                 }
                 if let outcome { continuation.resume(with: outcome) }
             }
-            _ = last
         } onCancel: {
             cancel()
         }

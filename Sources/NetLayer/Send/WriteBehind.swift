@@ -21,6 +21,7 @@ final class WriteBehind: Sendable {
     static let interval: Int64 = 32 << 20
 
     private struct State {
+        var written: Int64 = 0
         var sinceFlush: Int64 = 0
         var flushing = false
         var flushes = 0
@@ -32,15 +33,20 @@ final class WriteBehind: Sendable {
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
+    /// Bytes counted by ``wrote(_:)`` so far.
+    var written: Int64 { state.withLock { $0.written } }
+
     /// How many background flushes have started (for tests).
     var flushes: Int { state.withLock { $0.flushes } }
 
     /// Whether a background flush is running now (for tests).
     var isFlushing: Bool { state.withLock { $0.flushing } }
 
-    /// Counts `count` bytes written; may start a background flush.
+    /// Counts `count` bytes written (one lock per chunk: the download's only bookkeeping); may
+    /// start a background flush.
     func wrote(_ count: Int) {
         let start = state.withLock { state -> Bool in
+            state.written += Int64(count)
             state.sinceFlush += Int64(count)
             guard state.sinceFlush >= Self.interval, !state.flushing else { return false }
             state.sinceFlush = 0
