@@ -19,7 +19,7 @@ import Foundation
 /// | `BENCH_TRANSFER_ROUNDS` (ABBA pairs per transfer kind) | | 4 | 2 |
 /// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
-/// | `BENCH_TRANSFER_BASELINE` (`plain`, or `delegate`: a diagnostic, see README) | | plain | plain |
+/// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`; see README) | | plain | plain |
 /// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
 struct Config: CustomStringConvertible {
     var quick: Bool
@@ -44,9 +44,8 @@ struct Config: CustomStringConvertible {
     var transferKinds: [TransferKind]
     var transferMemory: Bool
     var transferThroughput: Bool
-    /// `BENCH_TRANSFER_BASELINE=delegate`: raw URLSession uploads through a session with a delegate and
-    /// downloads with `fsync`, as a library must (a diagnostic; the goals use the plain baseline).
-    var transferDelegateBaseline: Bool
+    /// `BENCH_TRANSFER_BASELINE`: what raw URLSession does in the transfer part (the goals use `plain`).
+    var transferBaseline: TransferBaseline
     /// `BENCH_PROFILE_CLIENT=urlsession|netlayer|transport|delegate-…`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
     /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential).
@@ -107,9 +106,9 @@ struct Config: CustomStringConvertible {
                 "BENCH_THROUGHPUT_CONTENDER must be one of \(contenders.joined(separator: ", ")), not \(contender)"
             )
         }
-        let baseline = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
-        if !["plain", "delegate"].contains(baseline) {
-            fail("BENCH_TRANSFER_BASELINE must be plain or delegate, not \(baseline)")
+        let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
+        guard let baseline = TransferBaseline(rawValue: baselineName) else {
+            fail("BENCH_TRANSFER_BASELINE must be plain, delegate or downloadtask, not \(baselineName)")
         }
 
         func count(_ name: String, full: Int, quick quickValue: Int, minimum: Int = 1) -> Int {
@@ -138,7 +137,7 @@ struct Config: CustomStringConvertible {
             transferKinds: kinds.compactMap(TransferKind.init(rawValue:)),
             transferMemory: parts.contains("memory"),
             transferThroughput: parts.contains("throughput"),
-            transferDelegateBaseline: baseline == "delegate",
+            transferBaseline: baseline,
             profileClient: environment["BENCH_PROFILE_CLIENT"],
             throughputContender: contender,
             profileRequests: count("BENCH_PROFILE_REQUESTS", full: 500, quick: 500),
@@ -161,13 +160,26 @@ struct Config: CustomStringConvertible {
                     + [
                         transferMemory ? "peak RSS in a fresh process each" : nil,
                         transferThroughput ? "\(transferRounds) ABBA pairs each" : nil,
-                        transferDelegateBaseline
-                            ? "URLSession baseline with a delegate and fsync (diagnostic)" : nil,
+                        transferBaseline == .plain
+                            ? nil : "URLSession baseline \(transferBaseline.rawValue) (diagnostic)",
                     ]
                     .compactMap { $0 }.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")
     }
+}
+
+/// How raw URLSession transfers in the transfer part (`BENCH_TRANSFER_BASELINE`).
+enum TransferBaseline: String {
+    /// `upload(for:fromFile:)` on a plain session; downloads by a data-task delegate writing each chunk
+    /// to a `FileHandle`, no `fsync`. The goals are measured against this one.
+    case plain
+    /// Diagnostic: uploads as delegate-driven upload tasks on a session with a delegate; downloads end
+    /// with `fsync`, as `download(to:)` does.
+    case delegate
+    /// Diagnostic: downloads as `downloadTask(with:)` on a session with a delegate (Foundation writes the
+    /// file itself), moved to the destination when done; uploads as `plain`.
+    case downloadtask
 }
 
 func fail(_ message: String) -> Never {

@@ -28,7 +28,7 @@ enum MemoryBenchmark {
 
     /// Runs every kind with both clients, one child process each, URLSession first.
     static func run(
-        kinds: [TransferKind], port: Int, files: TransferFiles, delegateBaseline: Bool,
+        kinds: [TransferKind], port: Int, files: TransferFiles, baseline: TransferBaseline,
         progress: (String) -> Void
     ) async throws -> [Result] {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -41,7 +41,7 @@ enum MemoryBenchmark {
                     "source=\(files.source.path)",
                     "multipart=\(files.multipart.path)", "multipart-length=\(files.multipartLength)",
                     "content-type=\(files.multipartContentType)",
-                    "baseline=\(delegateBaseline ? "delegate" : "plain")",
+                    "baseline=\(baseline.rawValue)",
                 ]
                 let output = try await ChildProcess.run(executable, arguments)
                 guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("MEMORY ") }) else {
@@ -114,7 +114,8 @@ enum MemoryBenchmark {
             try await netLayer.empty.get()
             transfer = { try await netLayer.transfer(kind, files: files, destination: destination) }
         case .urlSession:
-            let raw = URLSessionTransferClient(port: port, libraryLike: fields["baseline"] == "delegate")
+            let raw = URLSessionTransferClient(
+                port: port, baseline: fields["baseline"].flatMap(TransferBaseline.init(rawValue:)) ?? .plain)
             try await raw.empty()
             transfer = {
                 defer { raw.invalidate() }

@@ -10,7 +10,7 @@ enum Transfers {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "netlayer-bench-\(UUID().uuidString.prefix(8))", isDirectory: true)
         let netLayer = NetLayerTransferClient(port: port)
-        let raw = URLSessionTransferClient(port: port, libraryLike: config.transferDelegateBaseline)
+        let raw = URLSessionTransferClient(port: port, baseline: config.transferBaseline)
         defer {
             raw.invalidate()
             try? FileManager.default.removeItem(at: directory)
@@ -27,9 +27,12 @@ enum Transfers {
                 + "writing the multipart body (1 MiB copies) took \(Report.fixed(files.multipartCopySeconds, 2)) s"
         )
         print(
-            config.transferDelegateBaseline
+            config.transferBaseline == .delegate
                 ? "URLSession baseline: DIAGNOSTIC (BENCH_TRANSFER_BASELINE=delegate): uploads as delegate-driven "
                     + "tasks on a session with a delegate, downloads end with fsync; the goals do not apply"
+                : config.transferBaseline == .downloadtask
+                ? "URLSession baseline: DIAGNOSTIC (BENCH_TRANSFER_BASELINE=downloadtask): downloads as "
+                    + "downloadTask(with:) on a session with a delegate; the goals do not apply"
                 : "URLSession baseline: upload(for:fromFile:) on a plain session; download by a delegate "
                     + "writing each chunk to a FileHandle (no fsync)")
         fflush(nil)
@@ -38,7 +41,7 @@ enum Transfers {
         if config.transferMemory {
             memory = try await MemoryBenchmark.run(
                 kinds: config.transferKinds, port: port, files: files,
-                delegateBaseline: config.transferDelegateBaseline, progress: progress)
+                baseline: config.transferBaseline, progress: progress)
             Report.memory(memory, bytes: files.bytes)
             fflush(nil)
         }

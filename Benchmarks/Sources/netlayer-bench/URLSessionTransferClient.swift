@@ -11,15 +11,20 @@ import Foundation
 /// - Download: a data task on a session whose delegate writes each chunk to a `FileHandle` as it
 ///   arrives (no `fsync`), on a serial delegate queue.
 ///
-/// With `libraryLike` (`BENCH_TRANSFER_BASELINE=delegate`, a diagnostic), uploads are delegate-driven
-/// upload tasks on the session that has a delegate, as a library that needs a session delegate
-/// sends them, and a download ends with `fsync`, as `download(to:)` does.
+/// With `BENCH_TRANSFER_BASELINE=delegate` (a diagnostic), uploads are delegate-driven upload tasks on
+/// the session that has a delegate, as a library that needs a session delegate sends them, and a
+/// download ends with `fsync`, as `download(to:)` does. With `downloadtask` (a diagnostic), a download
+/// is a `downloadTask(with:)` on that session: Foundation writes the file on its own queue, and the
+/// delegate moves it to the destination.
 ///
 /// Unchecked Sendable: the task state is only touched under `lock`.
-final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate,
+    @unchecked Sendable
+{
     let base: URL
     let session: URLSession
     let libraryLike: Bool
+    let baseline: TransferBaseline
     private(set) var downloadSession: URLSession!
     private let lock = NSLock()
     private var downloads: [Int: Download] = [:]
@@ -27,6 +32,8 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @uncheck
     /// One delegate-driven task: a download into `handle`, or an upload whose answer is collected.
     private struct Download {
         var handle: FileHandle?
+        /// `downloadtask` baseline: where the finished download is moved.
+        var destination: URL?
         var body = Data()
         var written: Int64 = 0
         var chunks = 0
@@ -38,8 +45,9 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @uncheck
     /// Chunks the delegate received in the last download (to compare chunk sizes).
     var lastDownloadChunks: Int { lock.withLock { chunksOfLastDownload } }
 
-    init(port: Int, libraryLike: Bool = false) {
-        self.libraryLike = libraryLike
+    init(port: Int, baseline: TransferBaseline = .plain) {
+        self.baseline = baseline
+        libraryLike = baseline == .delegate
         base = URL(string: "http://127.0.0.1:\(port)")!
         session = URLSession(configuration: .default)
         super.init()
@@ -100,6 +108,11 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @uncheck
         guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
             throw BenchError("cannot create \(destination.path)")
         }
+        if baseline == .downloadtask {
+            let task = downloadSession.downloadTask(with: base.appendingPathComponent("bytes/\(bytes)"))
+            let result = try await run(task, into: nil, destination: destination)
+            return (result.bytes, result.chunks)
+        }
         let handle = try FileHandle(forWritingTo: destination)
         let result = try await run(
             downloadSession.dataTask(with: base.appendingPathComponent("bytes/\(bytes)")), into: handle)
@@ -107,12 +120,13 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     /// Runs a task on the delegate session: its body goes to `handle`, or is collected when `nil`.
-    private func run(_ task: URLSessionTask, into handle: FileHandle?) async throws -> (
+    private func run(_ task: URLSessionTask, into handle: FileHandle?, destination: URL? = nil) async throws -> (
         bytes: Int64, chunks: Int, body: Data
     ) {
         try await withCheckedThrowingContinuation { continuation in
             lock.withLock {
-                downloads[task.taskIdentifier] = Download(handle: handle, continuation: continuation)
+                downloads[task.taskIdentifier] = Download(
+                    handle: handle, destination: destination, continuation: continuation)
             }
             task.resume()
         }
@@ -158,6 +172,38 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, @uncheck
                 dataTask.cancel()
             }
             downloads[dataTask.taskIdentifier] = download
+        }
+    }
+
+    // MARK: URLSessionDownloadDelegate (the `downloadtask` baseline only)
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        lock.withLock {
+            downloads[downloadTask.taskIdentifier]?.written = totalBytesWritten
+            downloads[downloadTask.taskIdentifier]?.chunks += 1
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+        let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
+        let destination = lock.withLock { downloads[downloadTask.taskIdentifier]?.destination }
+        var failure: (any Error)? = (200..<300).contains(status) ? nil : BenchError("download: status \(status)")
+        if failure == nil, let destination {
+            do {
+                try? FileManager.default.removeItem(at: destination)
+                try FileManager.default.moveItem(at: location, to: destination)
+            } catch {
+                failure = error
+            }
+        }
+        try? FileManager.default.removeItem(at: location)
+        if let failure {
+            lock.withLock { downloads[downloadTask.taskIdentifier]?.failure = failure }
         }
     }
 
