@@ -82,7 +82,9 @@ struct Config: CustomStringConvertible {
             ["urlsession", "netlayer", "transport"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
-            fail("BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)")
+            fail(
+                "BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)"
+            )
         }
         if !["", "prep", "throughput", "transfers", "events"].contains(only) {
             fail("BENCH_ONLY must be prep, throughput, transfers or events, not \(only)")

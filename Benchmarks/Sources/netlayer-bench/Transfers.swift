@@ -31,10 +31,10 @@ enum Transfers {
                 ? "URLSession baseline: DIAGNOSTIC (BENCH_TRANSFER_BASELINE=delegate): uploads as delegate-driven "
                     + "tasks on a session with a delegate, downloads end with fsync; the goals do not apply"
                 : config.transferBaseline == .downloadtask
-                ? "URLSession baseline: DIAGNOSTIC (BENCH_TRANSFER_BASELINE=downloadtask): downloads as "
-                    + "downloadTask(with:) on a session with a delegate; the goals do not apply"
-                : "URLSession baseline: upload(for:fromFile:) on a plain session; download by a delegate "
-                    + "writing each chunk to a FileHandle (no fsync)")
+                    ? "URLSession baseline: DIAGNOSTIC (BENCH_TRANSFER_BASELINE=downloadtask): downloads as "
+                        + "downloadTask(with:) on a session with a delegate; the goals do not apply"
+                    : "URLSession baseline: upload(for:fromFile:) on a plain session; download by a delegate "
+                        + "writing each chunk to a FileHandle (no fsync)")
         fflush(nil)
 
         var memory: [MemoryBenchmark.Result] = []

@@ -120,9 +120,11 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     /// Runs a task on the delegate session: its body goes to `handle`, or is collected when `nil`.
-    private func run(_ task: URLSessionTask, into handle: FileHandle?, destination: URL? = nil) async throws -> (
-        bytes: Int64, chunks: Int, body: Data
-    ) {
+    private func run(_ task: URLSessionTask, into handle: FileHandle?, destination: URL? = nil) async throws
+        -> (
+            bytes: Int64, chunks: Int, body: Data
+        )
+    {
         try await withCheckedThrowingContinuation { continuation in
             lock.withLock {
                 downloads[task.taskIdentifier] = Download(
@@ -192,7 +194,8 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessi
     ) {
         let status = (downloadTask.response as? HTTPURLResponse)?.statusCode ?? 0
         let destination = lock.withLock { downloads[downloadTask.taskIdentifier]?.destination }
-        var failure: (any Error)? = (200..<300).contains(status) ? nil : BenchError("download: status \(status)")
+        var failure: (any Error)? =
+            (200..<300).contains(status) ? nil : BenchError("download: status \(status)")
         if failure == nil, let destination {
             do {
                 try? FileManager.default.removeItem(at: destination)
