@@ -1,17 +1,76 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
 /// A value behind a lock: the one lock-guarded box the library's shared state uses (retry tokens,
-/// attempt records, concurrency slots, refresh flights). Unchecked Sendable: every access to
-/// `value` goes through `lock`.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+/// attempt records, concurrency slots, refresh flights, response bodies).
+///
+/// A handle: copies share the one value and lock. They live in one buffer (a `ManagedBuffer` whose
+/// header is the value and whose one element is the lock), so a box costs one allocation, where a
+/// class holding the value beside an `NSLock` cost three on Linux (the box, the `NSLock` object and
+/// its mutex), and every call makes several boxes. Unchecked Sendable: every access to the value
+/// goes through the lock.
+struct LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let storage: Storage
 
-    init(_ value: Value) { self.value = value }
+    init(_ value: Value) { storage = Storage.make(value) }
 
+    /// Runs `body` with the value, under the lock.
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withLock(body)
+    }
+
+    #if canImport(Darwin)
+        typealias PlatformLock = os_unfair_lock
+    #else
+        typealias PlatformLock = pthread_mutex_t
+    #endif
+
+    /// The value (the header) and the lock (the one element).
+    private final class Storage: ManagedBuffer<Value, PlatformLock> {
+        static func make(_ value: Value) -> Storage {
+            let buffer = create(minimumCapacity: 1) { _ in value }
+            // `create` returns an instance of the class it is called on.
+            let storage = unsafeDowncast(buffer, to: Storage.self)
+            storage.withUnsafeMutablePointerToElements { lock in
+                #if canImport(Darwin)
+                    lock.initialize(to: os_unfair_lock())
+                #else
+                    lock.initialize(to: pthread_mutex_t())
+                    _ = pthread_mutex_init(lock, nil)
+                #endif
+            }
+            return storage
+        }
+
+        deinit {
+            withUnsafeMutablePointerToElements { lock in
+                #if !canImport(Darwin)
+                    _ = pthread_mutex_destroy(lock)
+                #endif
+                _ = lock.deinitialize(count: 1)
+            }
+        }
+
+        func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+            try withUnsafeMutablePointers { value, lock in
+                #if canImport(Darwin)
+                    os_unfair_lock_lock(lock)
+                    defer { os_unfair_lock_unlock(lock) }
+                #else
+                    _ = pthread_mutex_lock(lock)
+                    defer { _ = pthread_mutex_unlock(lock) }
+                #endif
+                return try body(&value.pointee)
+            }
+        }
     }
 }

@@ -52,8 +52,11 @@ extension Executor {
         }
         var headerFields = try resource.defaultHeaderFields.get()
         let targetFields = try targetHeaders.get()
-        // One allocation for the three levels (and a Content-Type NetLayer may add).
-        headerFields.reserveCapacity(headerFields.count + targetFields.count + headers.count + 1)
+        // One allocation for the three levels (and a Content-Type NetLayer may add); none when no
+        // level has a field (a Content-Type added later then allocates just as once).
+        if !(headerFields.isEmpty && targetFields.isEmpty && headers.isEmpty) {
+            headerFields.reserveCapacity(headerFields.count + targetFields.count + headers.count + 1)
+        }
         headerFields.merge(targetFields)
         try headerFields.merge(headers)
         // A followed URL that carries a query came from the server with its params in it; the

@@ -13,9 +13,15 @@ public final class ResponseBody: AsyncSequence, Sendable {
     /// The `Content-Length` the server announced, when it did.
     public let expectedLength: Int64?
     let source: Source
-    private let claim = OnceFlag()
-    /// Runs once when the body ends, fails, is cancelled or is released (a concurrency slot).
-    private let finish = LockedValue<(@Sendable () -> Void)?>(nil)
+    /// Whether an iterator, `collect` or `drain` took the body, and what runs once when the body
+    /// ends, fails, is cancelled or is released (a concurrency slot). One box for both: every
+    /// call makes a body, and each box is an allocation.
+    private let state = LockedValue(State())
+
+    private struct State: Sendable {
+        var claimed = false
+        var finish: (@Sendable () -> Void)?
+    }
 
     enum Source: Sendable {
         case buffered(Data)
@@ -67,9 +73,9 @@ public final class ResponseBody: AsyncSequence, Sendable {
             action()
             return
         }
-        let previous = finish.withLock { current in
-            let previous = current
-            current = {
+        let previous = state.withLock { state in
+            let previous = state.finish
+            state.finish = {
                 previous?()
                 action()
             }
@@ -80,17 +86,25 @@ public final class ResponseBody: AsyncSequence, Sendable {
 
     /// Runs the finish action, once.
     func finished() {
-        let action = finish.withLock { current in
-            let action = current
-            current = nil
+        let action = state.withLock { state in
+            let action = state.finish
+            state.finish = nil
             return action
         }
         action?()
     }
 
+    /// `true` for the first reader only.
+    private func takeClaim() -> Bool {
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
+    }
+
     /// Starts reading. A second iterator throws ``NetLayerError/Code/bodyConsumed``.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(body: self, claimed: claim.take())
+        Iterator(body: self, claimed: takeClaim())
     }
 
     /// Reads the next chunk.
@@ -162,7 +176,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
             }
             return
         }
-        guard claim.take() else {
+        guard takeClaim() else {
             throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
         }
         _ = try await ended {
@@ -177,7 +191,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
     ///   or the transfer's error.
     public func collect(upTo limit: Int = .max) async throws -> Data {
         if case .buffered(let data) = source {
-            guard claim.take() else {
+            guard takeClaim() else {
                 throw NetLayerError(
                     .bodyConsumed, "the response body was already read; bodies are single-pass")
             }
@@ -200,20 +214,6 @@ public final class ResponseBody: AsyncSequence, Sendable {
 
     private static func tooLarge(_ limit: Int) -> NetLayerError {
         NetLayerError(.responseTooLarge, "the response body is longer than \(limit) bytes")
-    }
-}
-
-/// A flag that can be taken once (thread-safe).
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var taken = false
-
-    /// `true` the first time only.
-    func take() -> Bool {
-        lock.withLock {
-            defer { taken = true }
-            return !taken
-        }
     }
 }
 
