@@ -70,4 +70,17 @@ struct LockedValueTests {
         body.cancel()
         #expect(runs.withLock { $0 } == 1)
     }
+
+    @Test func aFinishActionRegisteredAfterTheBodyWasCancelledRunsAtOnce() {
+        // A concurrency slot is released this way: registered after the transport returned the
+        // body, which another thread may have cancelled already. It used to wait forever.
+        let (stream, _) = AsyncStream<Data>.makeStream()
+        let body = ResponseBody(chunks: stream)
+        body.cancel()
+        let runs = LockedValue(0)
+        body.whenFinished { runs.withLock { $0 += 1 } }
+        #expect(runs.withLock { $0 } == 1)
+        body.cancel()
+        #expect(runs.withLock { $0 } == 1)
+    }
 }

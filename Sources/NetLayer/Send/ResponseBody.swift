@@ -21,6 +21,8 @@ public final class ResponseBody: AsyncSequence, Sendable {
     private struct State: Sendable {
         var claimed = false
         var finish: (@Sendable () -> Void)?
+        /// The body is done with: an action registered from now on runs at once.
+        var isFinished = false
     }
 
     enum Source: Sendable {
@@ -67,21 +69,22 @@ public final class ResponseBody: AsyncSequence, Sendable {
     }
 
     /// Runs `action` once when the body is done with: read to the end, failed, cancelled or
-    /// released. A body already in memory is done at once.
+    /// released. A body already in memory, or already done with, runs it at once.
     func whenFinished(_ action: @escaping @Sendable () -> Void) {
         if case .buffered = source {
             action()
             return
         }
-        let previous = state.withLock { state in
+        let runsNow = state.withLock { state in
+            if state.isFinished { return true }
             let previous = state.finish
             state.finish = {
                 previous?()
                 action()
             }
-            return previous
+            return false
         }
-        _ = previous
+        if runsNow { action() }
     }
 
     /// Runs the finish action, once.
@@ -89,6 +92,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
         let action = state.withLock { state in
             let action = state.finish
             state.finish = nil
+            state.isFinished = true
             return action
         }
         action?()
