@@ -28,7 +28,15 @@ final class TaskExchange: @unchecked Sendable {
     private var challengeResponse: HTTPURLResponse?
     private var cancelled = false
     private var started = false
-    private var watchdog: Task<Void, Never>?
+    /// Enforces the timeouts; a Dispatch timer, so it fires on time even when the cooperative
+    /// pool is busy (a timer task on the pool fired hundreds of ms late under load).
+    private var watchdog: DispatchSourceTimer?
+    private var watchdogStart = ContinuousClock.now
+    private var isComplete = false
+    private var watchdogTimeouts = Timeouts()
+
+    /// The queue every exchange's watchdog fires on: each tick is a few reads under a lock.
+    private static let watchdogQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.timeouts")
 
     init(
         task: URLSessionTask, progress: ProgressReporter?, uploadLength: Int64?, bufferLimit: Int,
@@ -40,6 +48,11 @@ final class TaskExchange: @unchecked Sendable {
         self.uploadLength = uploadLength
         self.bufferLimit = bufferLimit
         self.cleanup = cleanup
+    }
+
+    deinit {
+        // Released while the timer is still set (the exchange was dropped without completing).
+        watchdog?.cancel()
     }
 
     /// Attaches the continuation and resumes the task, unless the caller was cancelled first.
@@ -132,39 +145,59 @@ final class TaskExchange: @unchecked Sendable {
         task.cancel()
     }
 
-    /// Starts the timer task that enforces the idle timeout and the total deadline.
+    /// Starts the timer that enforces the idle timeout and the total deadline.
     func startWatchdog(_ timeouts: Timeouts) {
         guard !timeouts.isEmpty else { return }
-        let start = ContinuousClock.now
-        let timer = Task { [weak self] in
-            while true {
-                guard let self else { return }
-                let activity = self.lock.withLock {
-                    // A consumer that lags pauses the transfer; that silence is not the server's.
-                    if self.buffer?.isPaused == true { self.lastActivity = .now }
-                    return self.lastActivity
-                }
-                var deadline: ContinuousClock.Instant?
-                var reason = ""
-                if let total = timeouts.total {
-                    deadline = start + total
-                    reason = "the total deadline of \(total.formattedSeconds) elapsed"
-                }
-                if let idle = timeouts.idle, deadline.map({ activity + idle < $0 }) ?? true {
-                    deadline = activity + idle
-                    reason = "no data for \(idle.formattedSeconds) (idle timeout)"
-                }
-                guard let deadline else { return }
-                if ContinuousClock.now >= deadline {
-                    self.lock.withLock { self.timeoutReason = reason }
-                    self.task.cancel()
-                    return
-                }
-                let wake = min(deadline, ContinuousClock.now + .milliseconds(250))
-                do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
-            }
+        let timer = DispatchSource.makeTimerSource(queue: Self.watchdogQueue)
+        timer.setEventHandler { [weak self] in self?.watchdogFired() }
+        let armed = lock.withLock {
+            // Already over (a fast failure): no timer.
+            if isComplete { return false }
+            watchdogStart = .now
+            watchdogTimeouts = timeouts
+            watchdog = timer
+            return true
         }
-        lock.withLock { watchdog = timer }
+        guard armed else { return }
+        timer.schedule(deadline: .now())
+        timer.activate()
+    }
+
+    /// Checks the timeouts: cancels the task when one passed, else sets the timer for the next check
+    /// (at the deadline, or in 250 ms at most, since data may arrive meanwhile).
+    private func watchdogFired() {
+        let check = lock.withLock { () -> (timer: DispatchSourceTimer, reason: String?, wake: Duration)? in
+            guard let watchdog else { return nil }
+            // A consumer that lags pauses the transfer; that silence is not the server's.
+            if buffer?.isPaused == true { lastActivity = .now }
+            var deadline: ContinuousClock.Instant?
+            var reason = ""
+            if let total = watchdogTimeouts.total {
+                deadline = watchdogStart + total
+                reason = "the total deadline of \(total.formattedSeconds) elapsed"
+            }
+            if let idle = watchdogTimeouts.idle, deadline.map({ lastActivity + idle < $0 }) ?? true {
+                deadline = lastActivity + idle
+                reason = "no data for \(idle.formattedSeconds) (idle timeout)"
+            }
+            guard let deadline else { return nil }
+            let now = ContinuousClock.now
+            if now >= deadline {
+                timeoutReason = reason
+                self.watchdog = nil
+                return (watchdog, reason, .zero)
+            }
+            return (watchdog, nil, min(deadline - now, .milliseconds(250)))
+        }
+        guard let check else { return }
+        if check.reason != nil {
+            check.timer.cancel()
+            task.cancel()
+            return
+        }
+        let (seconds, attoseconds) = check.wake.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        check.timer.schedule(deadline: .now() + .nanoseconds(Int(max(1, nanoseconds))))
     }
 
     /// The task is over: resumes the head continuation, or ends the body, exactly once.
@@ -174,6 +207,7 @@ final class TaskExchange: @unchecked Sendable {
                 headContinuation = nil
                 watchdog = nil
                 cleanup = nil
+                isComplete = true
             }
             return (
                 continuation: headContinuation, buffer: buffer, early: early, reason: timeoutReason,
