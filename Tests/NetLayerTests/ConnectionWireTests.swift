@@ -183,6 +183,25 @@ extension WireTests {
             #expect(received.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
         }
 
+        @Test(arguments: [
+            (HTTPMethod.get, "GET"), (.delete, "DELETE"), (.options, "OPTIONS"),
+            // Foundation sends a known method in capitals, so this one is a GET on the wire too.
+            (HTTPMethod(rawValue: "get"), "GET"),
+        ])
+        func idempotentMethodsGoOutAsAskedOnAKeptConnection(_ method: HTTPMethod, _ onTheWire: String)
+            async throws
+        {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let api = TestAPI(server: server)
+            for _ in 0..<3 { try await api.target(path).makeExecutor(method: method).execute() }
+            let received = server.requests(path: path)
+            #expect(received.count == 3)
+            #expect(received.allSatisfy { $0.method == onTheWire })
+            #expect(Set(received.map(\.connectionID)).count == 1)
+            #expect(received.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+        }
+
         @Test func idempotentRequestsOnAStaleConnectionCompletePromptly() async throws {
             // Documented, RFC 9110 §9.2.2: URLSession may resend an idempotent request without a body
             // once on a new connection; it completes promptly and is never half sent.

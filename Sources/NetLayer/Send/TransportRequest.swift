@@ -39,7 +39,9 @@ public struct TransportRequest: Sendable, Hashable {
     /// sub-second values; NetLayer enforces the exact one).
     func urlRequest(idleTimeout: Duration? = nil, fileBodies: Bool = true) -> URLRequest {
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        // GET is the default; Linux Foundation normalizes a method on every assignment, which costs
+        // more than building the rest of a simple request.
+        if method != .get { request.httpMethod = method.rawValue }
         // One assignment instead of `setValue` per field: much cheaper on Linux.
         if !headerFields.isEmpty { request.allHTTPHeaderFields = headerFields.dictionary }
         if let body {

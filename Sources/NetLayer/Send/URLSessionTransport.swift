@@ -72,14 +72,15 @@ public final class URLSessionTransport: Transport {
         BodySpool.remove(spoolDirectory)
     }
 
-    /// Methods a transport may resend after a stale connection (RFC 9110 §9.2.2).
-    static let idempotentMethods: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
-
     /// The session for `request`, with `Connection: close` added when it must get a connection of
-    /// its own.
-    private func route(_ request: inout URLRequest, hasBody: Bool) -> URLSession {
+    /// its own: one whose method is not idempotent (RFC 9110 §9.2.2) or that has a body, which a
+    /// transport must not resend after a stale connection.
+    private func route(_ request: inout URLRequest, method: HTTPMethod, hasBody: Bool) -> URLSession {
         guard let freshConnectionSession else { return session }
-        let replayable = Self.idempotentMethods.contains(request.httpMethod ?? "GET") && !hasBody
+        // Foundation sends a known method in capitals whatever its case ("get" goes out as GET).
+        let idempotent =
+            method.isIdempotent || HTTPMethod(rawValue: method.rawValue.uppercased()).isIdempotent
+        let replayable = idempotent && !hasBody
         if replayable { return session }
         request.setValue("close", forHTTPHeaderField: "Connection")
         return freshConnectionSession
@@ -115,7 +116,7 @@ public final class URLSessionTransport: Transport {
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
         let body = request.body.flatMap { $0.length > 0 ? $0 : nil }
-        let session = route(&urlRequest, hasBody: body != nil)
+        let session = route(&urlRequest, method: request.method, hasBody: body != nil)
         var upload: URL?
         var cleanup: (@Sendable () -> Void)?
         if let body, body.inMemoryBytes == nil {
