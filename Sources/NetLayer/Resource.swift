@@ -55,6 +55,8 @@ open class Resource: @unchecked Sendable {
     let defaultHeaderFields: Result<HeaderFields, NetLayerError>
     /// `defaultParams` converted once.
     let defaultParamValues: [String: ParamValue]
+    /// The URLs this resource's calls parsed lately.
+    let parsedURLs = ParsedURLs()
 
     /// Creates a resource.
     /// - Parameters:

@@ -6,7 +6,8 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput\|transfers\|events` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only` | all | all |
+/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--latency-only` | all but latency | all but latency |
+/// | `BENCH_LATENCY_BLOCKS` (rotations of the latency diagnostic, 25 requests per client each) | | 300 | 60 |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
 /// | `BENCH_PREP_CASES` (comma-separated case ids) | | all | all |
@@ -29,6 +30,10 @@ struct Config: CustomStringConvertible {
     /// The event-stream parsing part (`--events-only`, `BENCH_ONLY=events`; see
     /// EventStreamBenchmark.swift for its `BENCH_EVENTS_*` variables).
     var runEvents: Bool
+    /// The layer-by-layer latency diagnostic (`--latency-only`, `BENCH_ONLY=latency`; never part of a
+    /// full run). See LatencyBenchmark.swift.
+    var runLatency: Bool
+    var latencyBlocks: Int
     var prepRounds: Int
     var prepIterations: Int
     var rounds: Int
@@ -70,8 +75,12 @@ struct Config: CustomStringConvertible {
         if arguments.contains("--throughput-only") { only = "throughput" }
         if arguments.contains("--transfers-only") { only = "transfers" }
         if arguments.contains("--events-only") { only = "events" }
+        if arguments.contains("--latency-only") { only = "latency" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
-            let known = ["--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only"]
+            let known = [
+                "--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only",
+                "--latency-only",
+            ]
             if !known.contains(argument) {
                 fail(
                     "unknown flag \(argument); known: \(known.joined(separator: " ")) (counts come from BENCH_* variables)"
@@ -86,8 +95,8 @@ struct Config: CustomStringConvertible {
                 "BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)"
             )
         }
-        if !["", "prep", "throughput", "transfers", "events"].contains(only) {
-            fail("BENCH_ONLY must be prep, throughput, transfers or events, not \(only)")
+        if !["", "prep", "throughput", "transfers", "events", "latency"].contains(only) {
+            fail("BENCH_ONLY must be prep, throughput, transfers, events or latency, not \(only)")
         }
         func list(_ name: String, allowed: [String]) -> [String] {
             guard let text = environment[name] else { return allowed }
@@ -126,6 +135,8 @@ struct Config: CustomStringConvertible {
             runThroughput: only == "" || only == "throughput",
             runTransfers: only == "" || only == "transfers",
             runEvents: only == "" || only == "events",
+            runLatency: only == "latency",
+            latencyBlocks: count("BENCH_LATENCY_BLOCKS", full: 300, quick: 60),
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),
             prepIterations: count("BENCH_PREP_ITERATIONS", full: 5000, quick: 1000),
             rounds: count("BENCH_ROUNDS", full: 7, quick: 5),
@@ -149,6 +160,9 @@ struct Config: CustomStringConvertible {
 
     var description: String {
         var parts = ["mode=\(quick ? "quick" : "full")"]
+        if runLatency {
+            parts.append("latency diagnostic: \(latencyBlocks) rotations of 25 requests per client")
+        }
         if runPrep { parts.append("prep: \(prepRounds) rounds x \(prepIterations) calls per case") }
         if runThroughput {
             parts.append(

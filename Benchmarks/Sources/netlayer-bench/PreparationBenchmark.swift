@@ -14,7 +14,10 @@ import NetLayer
 /// Cases, interleaved within every round so machine noise hits them alike:
 /// - `urlRequest`: `try executor.urlRequest` on an executor built once.
 /// - `transportRequest`: `try executor.transportRequest`: the same request as NetLayer's own value,
-///   without building a `URLRequest` (what a custom transport receives).
+///   without building a `URLRequest` (what a custom transport receives). Its URL text repeats every
+///   call, so the resource's cache of parsed URLs answers it (as for a service's repeated calls).
+/// - `makeExecutor+transportRequest, new URL`: the whole call site with `page` changed every call,
+///   so every URL is parsed anew (the cost when the URL cache misses).
 /// - `makeExecutor+urlRequest`: the whole call site, including the call's param literal.
 /// - `by hand (URLComponents)`: the same request built by hand with `URLComponents.queryItems` and
 ///   `setValue`, the reference a URLSession caller would write.
@@ -26,7 +29,7 @@ import NetLayer
 ///   `allHTTPHeaderFields`, which on Linux skips `setValue`'s per-call capitalizing, validation and
 ///   dictionary copy (names are then sent as spelled).
 ///
-/// `BENCH_PREP_CASES=netlayer,make,hand,transport,floor,floor-dict,simple` picks cases (for profiling
+/// `BENCH_PREP_CASES=netlayer,make,hand,transport,transport-miss,floor,floor-dict,simple` picks cases (for profiling
 /// one alone).
 enum PreparationBenchmark {
     final class PrepAPI: Resource, @unchecked Sendable {
@@ -173,6 +176,7 @@ enum PreparationBenchmark {
             resource: Resource(protocol: .https, domain: "api.example.com"), path: "/books"
         )
         .makeExecutor()
+        var missPage = 1_000
         let allCases: [(id: String, name: String, body: () throws -> Void)] = [
             ("netlayer", "NetLayer executor.urlRequest", { blackHole(try executor.urlRequest) }),
             (
@@ -186,6 +190,15 @@ enum PreparationBenchmark {
             (
                 "transport", "NetLayer executor.transportRequest",
                 { blackHole(try executor.transportRequest) }
+            ),
+            (
+                "transport-miss", "makeExecutor + transportRequest, new URL",
+                {
+                    missPage += 1
+                    blackHole(
+                        try makeExecutor(target, user: 42, book: "the-hobbit", page: missPage)
+                            .transportRequest)
+                }
             ),
             (
                 "floor", "Foundation floor: URL(string:) + setValue",

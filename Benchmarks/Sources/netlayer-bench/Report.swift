@@ -45,6 +45,11 @@ enum Report {
                 "transportRequest (no URLRequest) vs Foundation floor (URL(string:) + URLRequest + 7 setValue): "
                     + "\(fixed(transport.calls.median, 2)) vs \(fixed(floor.calls.median, 2)) µs")
         }
+        if let miss = output.result("transport-miss") {
+            print(
+                "with a URL never seen before (the resource's URL cache misses; makeExecutor included): "
+                    + "\(fixed(miss.calls.median, 2)) µs")
+        }
         print("timer read per sample: \(fixed(output.timerOverheadMicros, 3)) µs (included above)")
         print("NetLayer URL: \(output.netLayerURL)")
         print("by-hand URL:  \(output.handURL)")
@@ -102,6 +107,7 @@ enum Report {
             for (id, key) in [
                 ("netlayer", "prep"), ("transport", "prep_transport"), ("make", "prep_make"),
                 ("hand", "hand"), ("floor", "floor"), ("floor-dict", "floor_dict"), ("simple", "simple"),
+                ("transport-miss", "prep_transport_new_url"),
             ] {
                 guard let result = prep.result(id) else { continue }
                 fields.append(("\(key)_median_us", fixed(result.calls.median, 2)))

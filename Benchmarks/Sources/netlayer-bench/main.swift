@@ -4,7 +4,7 @@ import Foundation
 // URLSession, then transfers (peak RSS and throughput of large uploads and downloads), then
 // event-stream parsing against mattt/EventSource's parser. See Benchmarks/README.md. Always run in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench [--quick]
-//     [--prep-only|--throughput-only|--transfers-only|--events-only]
+//     [--prep-only|--throughput-only|--transfers-only|--events-only|--latency-only]
 
 // A child of the transfer memory benchmark: one transfer in a fresh process (see MemoryBenchmark).
 if CommandLine.arguments.dropFirst().first == "--memory-child" {
@@ -72,7 +72,7 @@ let progress: @Sendable (String) -> Void = { line in
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 var server: BenchServer.Running?
-if config.runThroughput || config.runTransfers {
+if config.runThroughput || config.runTransfers || config.runLatency {
     do {
         server = try await BenchServer.start()
     } catch {
@@ -126,6 +126,15 @@ if config.runThroughput, let server {
     } catch {
         fail("throughput benchmark: \(error)")
     }
+}
+
+if config.runLatency, let server {
+    do {
+        try await LatencyBenchmark.run(port: server.port, blocks: config.latencyBlocks, progress: progress)
+    } catch {
+        fail("latency diagnostic: \(error)")
+    }
+    exit(0)
 }
 
 var transferFields: [(String, String)] = []

@@ -119,9 +119,10 @@ extension Executor {
             url = try FollowURL.url(absoluteURL, base: base, query: query)
         } else if resolved == .query && hasParams {
             // The query is written straight after the path, and the URL parsed once.
-            url = try URLBuilder.url(base: base, path: filledPath, params: merged, form: form)
+            url = try URLBuilder.url(
+                base: base, path: filledPath, params: merged, form: form, cache: resource.parsedURLs)
         } else {
-            url = try URLBuilder.url(base: base, path: filledPath, query: "")
+            url = try URLBuilder.url(base: base, path: filledPath, query: "", cache: resource.parsedURLs)
         }
         let request = TransportRequest(
             method: method, url: url, headerFields: headerFields,

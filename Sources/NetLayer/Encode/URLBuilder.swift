@@ -93,16 +93,19 @@ enum URLBuilder {
     }
 
     /// Appends a filled path (which may carry its own `?query`) and extra encoded query text.
-    static func url(base: String, path: String, query: String) throws(NetLayerError) -> URL {
-        try url(base: base, path: path, query: RawQuery(text: query))
+    /// - Parameter cache: Where a URL already parsed from the same text is taken from.
+    static func url(base: String, path: String, query: String, cache: ParsedURLs? = nil) throws(NetLayerError)
+        -> URL
+    {
+        try url(base: base, path: path, query: RawQuery(text: query), cache: cache)
     }
 
     /// Appends a filled path (which may carry its own `?query`) and params as query pairs.
     /// - Parameter params: Entries sorted by key (see ``FormEncoder/sortedEntries(_:)``).
-    static func url(base: String, path: String, params: FormEncoder.Entries, form: FormEncoder)
-        throws(NetLayerError) -> URL
-    {
-        try url(base: base, path: path, query: PairsQuery(entries: params, form: form))
+    static func url(
+        base: String, path: String, params: FormEncoder.Entries, form: FormEncoder, cache: ParsedURLs? = nil
+    ) throws(NetLayerError) -> URL {
+        try url(base: base, path: path, query: PairsQuery(entries: params, form: form), cache: cache)
     }
 
     private struct PathProblem: Error {
@@ -152,7 +155,9 @@ enum URLBuilder {
 
     /// The URL text is written in one pass into a temporary buffer (on the stack when small), and
     /// parsed once.
-    private static func url<Q: Query>(base: String, path: String, query: Q) throws(NetLayerError) -> URL {
+    private static func url<Q: Query>(base: String, path: String, query: Q, cache: ParsedURLs?)
+        throws(NetLayerError) -> URL
+    {
         // The path's bytes are checked and copied in place. A checked path holds only URL
         // characters (ASCII), so walking bytes equals walking characters.
         let assembled = path.withUTF8Bytes { path -> Result<String, PathProblem> in
@@ -202,7 +207,8 @@ enum URLBuilder {
         case .success(let assembled): text = assembled
         case .failure(let problem): throw .invalidURL(part: "path", value: path, reason: problem.reason)
         }
-        guard let url = URL(string: text) else {
+        let parsed = if let cache { cache.url(text) } else { URL(string: text) }
+        guard let url = parsed else {
             throw .invalidURL(
                 part: "path", value: path,
                 reason: "the URL it joins into is not valid (query not shown: it may hold secrets)")
