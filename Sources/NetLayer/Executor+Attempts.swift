@@ -7,7 +7,7 @@ import Foundation
 /// What the attempts of one call left behind: the last request sent, its redirects, how many
 /// attempts reached the transport, and why a retry did not happen.
 final class AttemptRecord: Sendable {
-    private struct State {
+    struct State {
         var lastRequest: TransportRequest
         var redirects: [Redirect] = []
         var attempts = 0
@@ -18,6 +18,8 @@ final class AttemptRecord: Sendable {
 
     init(_ request: TransportRequest) { state = LockedValue(State(lastRequest: request)) }
 
+    /// Everything at once (one lock instead of one per field).
+    var snapshot: State { state.withLock { $0 } }
     var lastRequest: TransportRequest { state.withLock { $0.lastRequest } }
     var redirects: [Redirect] { state.withLock { $0.redirects } }
     var attempts: Int { state.withLock { $0.attempts } }

@@ -64,11 +64,12 @@ extension Executor {
         do {
             let response = try await attempts(
                 prepared, policy: policy, context: context, start: start, record: record, log: log)
-            prepared.headers.merge(record.sentHeaders)
+            let sent = record.snapshot
+            prepared.headers.merge(sent.sentHeaders)
             let call = OpenedCall(
-                head: response.head, body: response.body, request: record.lastRequest, prepared: prepared,
-                redirects: record.redirects, start: start, log: log, progress: progress,
-                attempts: record.attempts)
+                head: response.head, body: response.body, request: sent.lastRequest, prepared: prepared,
+                redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts
+            )
             try await validate(
                 call, validation: validation ?? self.validation ?? resource.options.validation,
                 streams: streams, record: record)
@@ -97,7 +98,8 @@ extension Executor {
         var failure =
             if case .contentType(let expected) = verdict {
                 NetLayerError.unacceptableContentType(
-                    call.head, expected: expected, body: body, method: call.request.method, redactor: redactor)
+                    call.head, expected: expected, body: body, method: call.request.method, redactor: redactor
+                )
             } else {
                 NetLayerError.unacceptableStatus(
                     call.head, body: body, method: call.request.method, redactor: redactor)

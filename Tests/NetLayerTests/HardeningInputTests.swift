@@ -307,6 +307,21 @@ extension WireTests {
             let book = try await api.target(present).makeExecutor().execute(model: Book?.self)
             #expect(book == Book(id: 1, title: "a"))
         }
+
+        @Test func rawAndEmptyModelsTakeABodyThatIsNotJSONAsIs() async throws {
+            let server = try Self.server.get()
+            let api = TestAPI(server: server)
+            let path = uniquePath()
+            let text = "plain text, not JSON"
+            server.route(path) { _ in .text(text) }
+            let executor = api.target(path).makeExecutor()
+            #expect(try await executor.execute(model: Data.self) == Data(text.utf8))
+            #expect(try await executor.execute(model: Data?.self) == Data(text.utf8))
+            #expect(try await executor.execute(model: String.self) == text)
+            _ = try await executor.execute(model: Empty.self)
+            #expect(try await executor.execute(model: Empty?.self) != nil)
+            await #expect(throws: (any Error).self) { _ = try await executor.execute(model: Book.self) }
+        }
     }
 }
 
