@@ -150,6 +150,7 @@ final class TaskExchange: @unchecked Sendable {
         guard !timeouts.isEmpty else { return }
         let timer = DispatchSource.makeTimerSource(queue: Self.watchdogQueue)
         timer.setEventHandler { [weak self] in self?.watchdogFired() }
+        timer.schedule(deadline: .now())
         let armed = lock.withLock {
             // Already over (a fast failure): no timer.
             if isComplete { return false }
@@ -158,8 +159,9 @@ final class TaskExchange: @unchecked Sendable {
             watchdog = timer
             return true
         }
-        guard armed else { return }
-        timer.schedule(deadline: .now())
+        // A Dispatch source must be activated before its last release, even a cancelled one
+        // (releasing an inactive source crashes the process).
+        if !armed { timer.cancel() }
         timer.activate()
     }
 
