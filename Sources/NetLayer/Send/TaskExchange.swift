@@ -139,10 +139,15 @@ final class TaskExchange: @unchecked Sendable {
         }
     }
 
-    /// The body's consumer went away: stop the transfer (called off the consumer's thread).
+    /// The body's consumer went away, or its sink failed: stop the transfer.
+    ///
+    /// URLSession's `cancel()` waits for the session's work queue. This may run on the delegate
+    /// queue (a sink that failed), and on Linux the work queue may be waiting for the delegate queue
+    /// to catch up (`BackpressureOperationQueue`), so the URLSession call is made from another thread.
     private func cancelTransfer() {
         lock.withLock { cancelled = true }
-        task.cancel()
+        let task = self.task
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// Starts the timer that enforces the idle timeout and the total deadline.

@@ -36,6 +36,9 @@ public final class URLSessionTransport: Transport {
     /// Linux only: the session for requests that must not be replayed (see the type's notes).
     private let freshConnectionSession: URLSession?
     private let delegate: SessionDelegate
+    /// The delegate queue both sessions share (on Linux it holds URLSession back when it falls
+    /// behind; see `BackpressureOperationQueue`).
+    let delegateQueue: OperationQueue
 
     /// Creates a transport with its own session.
     /// - Parameters:
@@ -52,9 +55,8 @@ public final class URLSessionTransport: Transport {
         self.bufferLimit = max(16 * 1024, bufferLimit)
         self.spoolDirectory = BodySpool.directoryForNewTransport()
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.name = "NetLayer.URLSessionTransport"
-        queue.maxConcurrentOperationCount = 1
+        let queue = DelegateQueue.make(name: "NetLayer.URLSessionTransport")
+        self.delegateQueue = queue
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if canImport(FoundationNetworking)
