@@ -250,6 +250,7 @@ extension Executor {
     /// sends with what is left of the total deadline. The concurrency slot is held until the body
     /// is done with. `record`, given for an attempt's first hop, counts the attempt once it is
     /// admitted, so an attempt that never left (cancelled or timed out in admission) does not count.
+    @inline(__always)
     private func hop(
         _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext,
         start: ContinuousClock.Instant, counting record: AttemptRecord?

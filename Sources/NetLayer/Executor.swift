@@ -68,6 +68,7 @@ public struct Executor: Sendable {
     }
 
     /// Sends and decodes; throws the unmapped error.
+    @inline(__always)
     private func value<Model: Decodable>(_ model: Model.Type, debug: Bool) async throws(NetLayerError)
         -> Model
     {

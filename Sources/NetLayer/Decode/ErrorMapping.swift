@@ -66,6 +66,7 @@ extension Executor {
     }
 
     /// Runs `body`, throwing any failure as ``mapped(_:)`` makes it.
+    @inline(__always)
     func mappingErrors<Value>(_ body: () async throws -> Value) async throws -> Value {
         do {
             return try await body()
