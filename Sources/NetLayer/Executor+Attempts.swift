@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// What the attempts of one call left behind: the last request sent, its redirects, how many
-/// attempts reached the transport, and why a retry did not happen.
-final class AttemptRecord: Sendable {
+/// attempts reached the transport, and why a retry did not happen. Copies share one record (the
+/// state is one locked buffer: a single allocation per call).
+struct AttemptRecord: Sendable {
     struct State {
         var lastRequest: TransportRequest
         var redirects: [Redirect] = []
@@ -256,7 +257,9 @@ extension Executor {
         start: ContinuousClock.Instant, counting record: AttemptRecord?
     ) async throws(NetLayerError) -> TransportResponse {
         let limiter = resource.limiter
-        let slot = try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
+        let slot =
+            limiter.admitsAtOnce
+            ? nil : try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
         record?.admitted()
         var hop = context
         if let total = context.timeouts.total {

@@ -71,10 +71,11 @@ extension Executor {
             timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
         let start = ContinuousClock.now
         let record = AttemptRecord(prepared.request)
+        let response: TransportResponse
         do {
             // Nothing configured around the hops (the common case): straight to them, one async
             // frame fewer.
-            let response =
+            response =
                 if policy.isNone, interceptors.isEmpty, resource.options.interceptors.isEmpty,
                     resource.options.authentication == nil
                 {
@@ -85,17 +86,6 @@ extension Executor {
                     try await attempts(
                         prepared, policy: policy, context: context, start: start, record: record, log: log)
                 }
-            let sent = record.snapshot
-            prepared.headers.merge(sent.sentHeaders)
-            let call = OpenedCall(
-                head: response.head, body: response.body, request: sent.lastRequest,
-                sharedPrepared: SharedPreparedRequest(prepared),
-                redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts
-            )
-            try await validate(
-                call, validation: validation ?? self.validation ?? resource.options.validation,
-                streams: streams, record: record)
-            return call
         } catch {
             prepared.headers.merge(record.sentHeaders)
             var failure = failure(
@@ -105,14 +95,27 @@ extension Executor {
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
             throw failure
         }
+        let sent = record.snapshot
+        prepared.headers.merge(sent.sentHeaders)
+        let call = OpenedCall(
+            head: response.head, body: response.body, request: sent.lastRequest,
+            sharedPrepared: SharedPreparedRequest(consume prepared),
+            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts
+        )
+        // Judged here, so an accepted response (nearly every one) costs no async call. A rejected
+        // one throws an error that is complete: redacted, printed, with attempts and notes.
+        let verdict = (validation ?? self.validation ?? resource.options.validation).verdict(call.head)
+        if verdict != .accepted {
+            try await reject(call, verdict: verdict, streams: streams, record: record)
+        }
+        return call
     }
 
-    /// Throws the unacceptable-status error, with the body read (bounded when streaming).
-    private func validate(
-        _ call: OpenedCall, validation: Validation, streams: Bool, record: AttemptRecord
-    ) async throws {
-        let verdict = validation.verdict(call.head)
-        guard verdict != .accepted else { return }
+    /// Throws the error for a response `verdict` rejected, with the body read (bounded when
+    /// streaming).
+    private func reject(
+        _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, record: AttemptRecord
+    ) async throws(NetLayerError) {
         let body = await errorBody(of: call, limit: streams ? Self.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
         call.log?.response(call.head, data: body, duration: duration)
@@ -155,7 +158,12 @@ extension Executor {
     func collect(_ call: OpenedCall) async throws(NetLayerError) -> Exchange {
         let data: Data
         do {
-            data = try await call.body.collect()
+            // A body already in memory (every call the transport read whole) needs no async call.
+            if let buffered = try call.body.takeBuffered() {
+                data = buffered
+            } else {
+                data = try await call.body.collect()
+            }
         } catch {
             throw failure(error, in: call)
         }

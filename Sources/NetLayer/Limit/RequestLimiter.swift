@@ -102,6 +102,10 @@ public final class RequestLimiter: Sendable {
     /// How many requests hold a concurrency slot now (`0` without a concurrency limit).
     public var inFlight: Int { slots?.inFlight ?? 0 }
 
+    /// Whether a request would be admitted now without waiting or taking a slot: no concurrency
+    /// limit, no rate limit, no pause. Lets a caller skip the async ``admit(deadline:)``.
+    var admitsAtOnce: Bool { slots == nil && rateLimiter.isUnlimited && pausedUntil == nil }
+
     /// Waits for admission: pause, then a slot, then every rate limit.
     /// - Parameter deadline: The call's total deadline; waiting past it throws
     ///   ``NetLayerError/Code/timedOut``. `nil`: wait as long as it takes.
@@ -109,7 +113,7 @@ public final class RequestLimiter: Sendable {
     /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting, or
     ///   ``NetLayerError/Code/timedOut``; nothing is held then.
     func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> ConcurrencySlots.Slot? {
-        if slots == nil, rateLimiter.isUnlimited, pausedUntil == nil { return nil }
+        if admitsAtOnce { return nil }
         guard let deadline else { return try await admit() }
         do {
             return try await withThrowingTaskGroup(of: ConcurrencySlots.Slot?.self) { group in

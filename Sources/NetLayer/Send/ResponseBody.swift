@@ -189,6 +189,16 @@ public final class ResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// The whole body at once when it is already in memory (claiming it), `nil` when it streams.
+    /// - Throws: ``NetLayerError/Code/bodyConsumed`` when it was read before.
+    func takeBuffered() throws(NetLayerError) -> Data? {
+        guard case .buffered(let data) = source else { return nil }
+        guard takeClaim() else {
+            throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+        }
+        return data
+    }
+
     /// Reads the whole body into memory.
     /// - Parameter limit: The most bytes accepted. Default `Int.max`.
     /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit` (the transfer is cancelled),
