@@ -132,3 +132,44 @@ final class TransportClient: Sendable {
         return try decoder.decode([Book].self, from: try await response.body.collect())
     }
 }
+
+/// Diagnostic (`BENCH_PROFILE_CLIENT=canned`): the same NetLayer call as ``NetLayerClient``, through a
+/// transport that answers at once with the server's bytes. No network, no URLSession: the CPU per
+/// call is NetLayer's own work plus the decode. `canned-decode` is the decode alone on the same
+/// bytes; the difference is what NetLayer adds, measured hot.
+final class CannedClient: Sendable {
+    /// Answers every request with the books JSON and the headers the server sends.
+    struct CannedTransport: Transport {
+        let body: Data
+        let head: ResponseHead
+
+        func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse {
+            TransportResponse(head: head, body: ResponseBody(body))
+        }
+    }
+
+    final class CannedAPI: Resource, @unchecked Sendable {
+        init(transport: CannedTransport) {
+            super.init(protocol: .http, domain: "127.0.0.1:9", transport: transport)
+        }
+    }
+
+    let target: BooksTarget
+    let body: Data
+    let decoder = JSONDecoder()
+
+    init() throws {
+        body = try JSONEncoder().encode(BenchServer.books)
+        let head = ResponseHead(
+            statusCode: 200,
+            headerFields: HeaderFields(received: [
+                ("Content-Type", "application/json"), ("Content-Length", "\(body.count)"),
+            ]),
+            url: URL(string: "http://127.0.0.1:9/books"))
+        target = BooksTarget(
+            resource: CannedAPI(transport: CannedTransport(body: body, head: head)), path: "/books")
+    }
+
+    func books() async throws -> [Book] { try await target.list() }
+    func decodeOnly() async throws -> [Book] { try decoder.decode([Book].self, from: body) }
+}

@@ -88,7 +88,7 @@ struct Config: CustomStringConvertible {
             }
         }
         let profileClients =
-            ["urlsession", "netlayer", "transport"]
+            ["urlsession", "netlayer", "transport", "canned", "canned-decode"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
             fail(

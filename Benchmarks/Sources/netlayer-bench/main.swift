@@ -33,6 +33,12 @@ if let client = config.profileClient {
         case "transport":
             let transport = TransportClient(port: server.port)
             fetch = { try await transport.books() }
+        case "canned":
+            let canned = try CannedClient()
+            fetch = { try await canned.books() }
+        case "canned-decode":
+            let canned = try CannedClient()
+            fetch = { try await canned.decodeOnly() }
         case let name where name.hasPrefix("delegate-"):
             let queue =
                 URLSessionDelegateClient.Queue(rawValue: String(name.dropFirst("delegate-".count))) ?? .serial
@@ -50,7 +56,8 @@ if let client = config.profileClient {
             mode, fetch: fetch, expected: BenchServer.books)
         print(
             "profile \(client), \(mode.title): \(Report.fixed(seconds, 2)) s, "
-                + "client CPU \(Report.fixed(cpu.client / Double(config.profileRequests) * 1e6, 0)) µs/req")
+                + "client CPU \(Report.fixed(cpu.client / Double(config.profileRequests) * 1e6, 1)) µs/req, "
+                + "wall \(Report.fixed(seconds / Double(config.profileRequests) * 1e6, 2)) µs/req")
     } catch {
         fail("profile run: \(error)")
     }
