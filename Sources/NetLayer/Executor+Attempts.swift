@@ -54,7 +54,8 @@ extension Executor {
     /// Whether this call may be sent more than once.
     var isIdempotent: Bool { idempotentOverride ?? method.isIdempotent }
 
-    /// The retry loop around the interceptor chain.
+    /// The retry loop around the interceptor chain. A call with no policy, chain or authenticator
+    /// does not come here: ``open(debug:streams:validation:adjust:)`` sends it straight to its hops.
     func attempts(
         _ prepared: PreparedRequest, policy: RetryPolicy, context: TransportContext,
         start: ContinuousClock.Instant, record: AttemptRecord, log: RequestLog?
@@ -62,12 +63,6 @@ extension Executor {
         let chain =
             interceptors.isEmpty
             ? resource.options.interceptors : resource.options.interceptors + interceptors
-        // Nothing configured: straight to the wire, without the chain's closures.
-        if policy.isNone, chain.isEmpty, resource.options.authentication == nil {
-            return try await hops(
-                prepared.request, prepared: prepared, context: context, start: start, record: record, log: log
-            )
-        }
         var interceptorContext = InterceptorContext(
             pathTemplate: path, attempt: 1, isIdempotent: isIdempotent, transport: context,
             deadline: context.timeouts.total.map { start.advanced(by: $0) })
