@@ -9,13 +9,6 @@ import Testing
     /// Linux: the delegate queue that holds URLSession's network thread back when it falls behind.
     @Suite("Delegate queue backpressure (Linux)")
     struct BackpressureOperationQueueTests {
-        /// A gate an operation waits on, opened from the test.
-        final class Gate: @unchecked Sendable {  // the semaphore is thread-safe
-            let semaphore = DispatchSemaphore(value: 0)
-            func open() { semaphore.signal() }
-            func wait() { semaphore.wait() }
-        }
-
         /// Adds `count` empty operations from a Dispatch thread (one that may wait), counting each
         /// one added; returns when all are in.
         static func addFromDispatch(_ queue: OperationQueue, count: Int, added: LockedValue<Int>) async {
@@ -38,7 +31,7 @@ import Testing
         @Test func aThreadAddingToAQueueThatIsFarBehindWaitsUntilItCatchesUp() async throws {
             let queue = DelegateQueue.make(name: "test")
             let backpressure = try #require(queue as? BackpressureOperationQueue)
-            let gate = Gate()
+            let gate = TestGate()
             queue.addOperation { gate.wait() }
             let added = LockedValue(0)
             let total = BackpressureOperationQueue.highWater * 3
@@ -62,7 +55,7 @@ import Testing
         @Test func swiftTasksAndTheQueuesOwnOperationsNeverWait() async throws {
             let queue = DelegateQueue.make(name: "test")
             let backpressure = try #require(queue as? BackpressureOperationQueue)
-            let gate = Gate()
+            let gate = TestGate()
             queue.addOperation { gate.wait() }
             let start = ContinuousClock.now
             for _ in 0..<(BackpressureOperationQueue.highWater * 2) { queue.addOperation {} }
@@ -108,7 +101,7 @@ extension WireTests {
             try await TransferWireTests.waitUntil {
                 (server.patternRecords(path: path).last?.bytesWritten ?? 0) > 0
             }
-            let stalled = DispatchSemaphore(value: 0)
+            let stalled = TestGate()
             transport.delegateQueue.addOperation { stalled.wait() }
             // Let the server run as far as the client lets it: until it stops or sends everything.
             var previous: Int64 = -1
@@ -119,7 +112,7 @@ extension WireTests {
                 if sent == previous || sent == length { break }
                 previous = sent
             }
-            stalled.signal()
+            stalled.open()
             let result = try await download.value
             #expect(result.fileSize == length)
             let (checksum, size) = try TestPattern.checksumOfFile(scratch.file("held.bin"))

@@ -204,11 +204,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
     /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit` (the transfer is cancelled),
     ///   or the transfer's error.
     public func collect(upTo limit: Int = .max) async throws -> Data {
-        if case .buffered(let data) = source {
-            guard takeClaim() else {
-                throw NetLayerError(
-                    .bodyConsumed, "the response body was already read; bodies are single-pass")
-            }
+        if let data = try takeBuffered() {
             if data.count > limit { throw Self.tooLarge(limit) }
             return data
         }
