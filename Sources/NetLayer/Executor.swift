@@ -19,8 +19,10 @@ public struct Executor: Sendable {
     /// The call's sub-path as given (already joined into ``path``); kept to name it in errors.
     let subpath: String
     let pathParts: [String: any ParamConvertible]
-    let targetHeaders: Result<HeaderFields, NetLayerError>
-    let targetParams: [String: ParamValue]
+    /// The target's share of the call (its and the resource's headers, params and plain URL).
+    let defaults: TargetDefaults
+    /// Why every call of the target fails (see ``Target/problem``).
+    let targetProblem: NetLayerError?
     let headers: [String: String]
     let params: Params
     let body: Body?

@@ -22,10 +22,8 @@ open class Target: @unchecked Sendable {
     public let headers: [String: String]
     /// Params of this target; they override the resource's per top-level key.
     public let params: Params
-    /// `headers` validated once.
-    let headerFields: Result<HeaderFields, NetLayerError>
-    /// `params` converted once.
-    let paramValues: [String: ParamValue]
+    /// The resource's and this target's headers, params and plain URL, worked out once.
+    let defaults: TargetDefaults
 
     /// Creates a target.
     /// - Parameters:
@@ -40,8 +38,7 @@ open class Target: @unchecked Sendable {
         self.path = path
         self.headers = headers
         self.params = params
-        self.headerFields = Result { () throws(NetLayerError) in try HeaderFields(merging: headers) }
-        self.paramValues = mergeParams(params)
+        self.defaults = TargetDefaults(resource: resource, path: path, headers: headers, params: params)
     }
 
     /// A reason every call of this target fails (a ``ResourceTarget`` given the wrong resource).
@@ -103,8 +100,8 @@ open class Target: @unchecked Sendable {
             path: URLBuilder.join(path, subpath),
             subpath: subpath,
             pathParts: pathParts,
-            targetHeaders: problem.map { .failure($0) } ?? headerFields,
-            targetParams: paramValues,
+            defaults: defaults,
+            targetProblem: problem,
             headers: headers,
             params: params,
             body: body,

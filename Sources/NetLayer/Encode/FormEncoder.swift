@@ -218,11 +218,28 @@ struct FormEncoder: Sendable {
         defaults: [String: ParamValue], target: [String: ParamValue], call: Params
     ) -> Entries {
         var entries: Entries = []
-        let count = defaults.count + target.count + call.count
-        entries.reserveCapacity(count)
+        entries.reserveCapacity(defaults.count + target.count + call.count)
         for (key, value) in defaults { entries.append((key, value)) }
         for (key, value) in target { entries.append((key, value)) }
         for (key, value) in call { entries.append((key, value.paramValue)) }
+        return sortedMerging(entries)
+    }
+
+    /// Merges a call's params into entries already merged and sorted (a target's
+    /// ``TargetDefaults/params``): the same result as merging the three levels at once.
+    static func merged(base: Entries, call: Params) -> Entries {
+        if call.isEmpty { return base }
+        var entries: Entries = []
+        entries.reserveCapacity(base.count + call.count)
+        entries.append(contentsOf: base)
+        for (key, value) in call { entries.append((key, value.paramValue)) }
+        return sortedMerging(entries)
+    }
+
+    /// Entries in byte order of their keys, keeping the last of equal keys (sorted in place: the
+    /// caller hands its array over).
+    private static func sortedMerging(_ entries: consuming Entries) -> Entries {
+        let count = entries.count
         if count < 2 { return entries }
         if count > 64 { return mergedByDictionary(entries) }
         // The first 8 bytes of each key as one big-endian integer, to compare keys cheaply (ASCII

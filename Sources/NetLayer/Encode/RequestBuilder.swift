@@ -39,33 +39,39 @@ extension Executor {
         if let problem = resource.rateLimitProblem { throw problem }
         guard method.isValid else { throw .invalidMethod(method) }
         let timeouts = try Timeouts.checked(idle: timeout, total: resourceTimeout)
-        if subpath.utf8.contains(UInt8(ascii: "#")) {
-            throw .invalidURL(part: "subpath", value: subpath, reason: "it contains '#'")
-        }
-        try FollowURL.refuseAbsolute(subpath, part: "subpath")
+        // The target's path as it is: its checks, fill and URL were worked out with the target.
+        let plain = absoluteURL == nil && subpath.isEmpty && pathParts.isEmpty
         let filledPath: String
-        if absoluteURL == nil {
-            try FollowURL.refuseAbsolute(path, part: "path")
-            filledPath = try PathTemplate.fill(path, with: pathParts)
+        if plain {
+            filledPath = try defaults.plainPath.get()
         } else {
-            filledPath = try PathTemplate.fill("", with: pathParts)  // any path part is unknown here
+            if subpath.utf8.contains(UInt8(ascii: "#")) {
+                throw .invalidURL(part: "subpath", value: subpath, reason: "it contains '#'")
+            }
+            try FollowURL.refuseAbsolute(subpath, part: "subpath")
+            if absoluteURL == nil {
+                try FollowURL.refuseAbsolute(path, part: "path")
+                filledPath = try PathTemplate.fill(path, with: pathParts)
+            } else {
+                filledPath = try PathTemplate.fill("", with: pathParts)  // any path part is unknown here
+            }
         }
-        var headerFields = try resource.defaultHeaderFields.get()
-        let targetFields = try targetHeaders.get()
-        // One allocation for the three levels (and a Content-Type NetLayer may add); none when no
-        // level has a field (a Content-Type added later then allocates just as once).
-        if !(headerFields.isEmpty && targetFields.isEmpty && headers.isEmpty) {
-            headerFields.reserveCapacity(headerFields.count + targetFields.count + headers.count + 1)
+        if let targetProblem {
+            _ = try resource.defaultHeaderFields.get()
+            throw targetProblem
         }
-        headerFields.merge(targetFields)
-        try headerFields.merge(headers)
+        var headerFields = try defaults.headers.get()
+        if !headers.isEmpty {
+            // One allocation for the call's fields and a Content-Type NetLayer may add.
+            headerFields.reserveCapacity(headerFields.count + headers.count + 1)
+            try headerFields.merge(headers)
+        }
         // A followed URL that carries a query came from the server with its params in it; the
         // resource's and target's are not added a second time.
-        let followsQuery = absoluteURL?.query != nil
-        let merged = FormEncoder.merged(
-            defaults: followsQuery ? [:] : resource.defaultParamValues,
-            target: followsQuery ? [:] : targetParams,
-            call: params)
+        let merged =
+            absoluteURL?.query != nil
+            ? FormEncoder.merged(defaults: [:], target: [:], call: params)
+            : FormEncoder.merged(base: defaults.params, call: params)
         try ParamCheck.numbers(in: merged)
         let contentType = headerFields["Content-Type"]
         let resolved = try placeParams(contentType: contentType)
@@ -117,6 +123,10 @@ extension Executor {
         if let absoluteURL {
             let query = resolved == .query ? form.encode(sorted: merged) : ""
             url = try FollowURL.url(absoluteURL, base: base, query: query)
+        } else if plain && params.isEmpty,
+            let known = resolved == .query ? defaults.plainQueryURL : defaults.plainURL
+        {
+            url = try known.get()
         } else if resolved == .query && hasParams {
             // The query is written straight after the path, and the URL parsed once.
             url = try URLBuilder.url(

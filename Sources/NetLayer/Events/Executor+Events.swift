@@ -77,7 +77,7 @@ extension Executor {
 
     /// Whether the target or this call set header `name` (a resource default does not count).
     func setsOwnHeader(_ name: String) -> Bool {
-        if let target = try? targetHeaders.get(), target[name] != nil { return true }
+        if let target = try? defaults.targetHeaders.get(), target[name] != nil { return true }
         return headers.keys.contains { $0.caseInsensitiveEquals(name) }
     }
 }
