@@ -84,6 +84,106 @@ struct PreparationFastPathTests {
         }
     }
 
+    @Test func aCallMergedIntoItsTargetsMergedParamsEqualsTheThreeLevelsMergedAtOnce() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = ["a", "b", "A", "_", "aa", "abcdefghij", "abcdefghik", "é", "e\u{301}", "x y"]
+        for round in 0..<300 {
+            var levels: [Params] = [[:], [:], [:]]
+            for level in levels.indices {
+                // Some rounds pass 64 keys in all, where the general sort takes over.
+                let most = round % 10 == 0 ? 40 : 12
+                for _ in 0..<Int.random(in: 0...most, using: &generator) {
+                    let key =
+                        (0..<Int.random(in: 1...3, using: &generator))
+                        .map { _ in alphabet.randomElement(using: &generator) ?? "a" }.joined()
+                    levels[level][key] =
+                        Bool.random(using: &generator)
+                        ? Int.random(in: -5...5, using: &generator) : (nil as String?)
+                }
+            }
+            let targetLevel = FormEncoder.merged(
+                defaults: mergeParams(levels[0]), target: mergeParams(levels[1]), call: [:])
+            #expect(same(FormEncoder.merged(base: targetLevel, call: levels[2]), reference(levels)))
+        }
+    }
+
+    /// A service whose base, default params and headers the target's share is made from.
+    private final class SharedLevelsAPI: Resource, @unchecked Sendable {
+        init(params: Params = [:], headers: [String: String] = [:]) {
+            super.init(
+                protocol: .https, domain: "api.example.com", version: "v2", defaultHeaders: headers,
+                defaultParams: params)
+        }
+    }
+
+    /// A call that adds nothing takes the URL its target worked out once; a call that adds a `nil`
+    /// param (which sends nothing) works it out itself. Both must send the same request.
+    @Test func aPlainCallSendsWhatACallWorkingItOutItselfSends() throws {
+        let resources = [
+            SharedLevelsAPI(), SharedLevelsAPI(params: ["page": 1, "q": "a b"], headers: ["Accept": "x/y"]),
+        ]
+        let paths = ["/books", "", "/", "/books?fixed=1&x=%20", "books/"]
+        let targetParams: [Params] = [[:], ["q": "target", "lang": "é"], ["page": nil as String?]]
+        let nothing: Params = ["not-sent": nil as String?]
+        for resource in resources {
+            for path in paths {
+                for params in targetParams {
+                    let target = Target(resource: resource, path: path, headers: ["X-T": "1"], params: params)
+                    for method in [HTTPMethod.get, .delete, .post, .put] {
+                        for placement in [ParamPlacement.automatic, .query, .form] {
+                            let plain = try target.makeExecutor(method: method, placement: placement)
+                                .transportRequest
+                            let worked = try target.makeExecutor(
+                                method: method, params: nothing, placement: placement
+                            )
+                            .transportRequest
+                            #expect(
+                                plain.url.absoluteString == worked.url.absoluteString, "\(method) \(path)")
+                            #expect(
+                                plain.headerFields.fields.map(\.name)
+                                    == worked.headerFields.fields.map(\.name))
+                            #expect(
+                                plain.headerFields.fields.map(\.value)
+                                    == worked.headerFields.fields.map(\.value))
+                        }
+                    }
+                }
+            }
+        }
+        let sample = try Target(resource: resources[1], path: "/books", params: ["q": "t"]).makeExecutor()
+            .transportRequest
+        #expect(sample.url.absoluteString == "https://api.example.com/v2/books?page=1&q=t")
+    }
+
+    /// The error preparing `target`'s plain GET throws, if any.
+    private func preparationError(_ target: Target) -> NetLayerError? {
+        do {
+            _ = try target.makeExecutor().transportRequest
+            return nil
+        } catch {
+            return error as? NetLayerError
+        }
+    }
+
+    @Test func aTargetThatCannotBeSentFailsItsPlainCallsWithTheSameErrorAsBefore() {
+        let api = SharedLevelsAPI(headers: ["Bad Name": "x"])
+        // The path is checked before any header: its error comes first.
+        let absolute = preparationError(Target(resource: api, path: "https://elsewhere.example.com/x"))
+        #expect(absolute?.code == .invalidURL)
+        // A path with tokens and no parts names the missing part, as when it fills them itself.
+        let missing = preparationError(Target(resource: SharedLevelsAPI(), path: "/users/:id"))
+        #expect(missing?.code == .missingPathParts)
+        // The resource's bad header before the target's.
+        let header = preparationError(Target(resource: api, path: "/x", headers: ["Also Bad": "y"]))
+        #expect(header?.code == .invalidHeader)
+        #expect(header?.message.contains("Bad Name") == true)
+        // A bad target header alone.
+        let own = preparationError(
+            Target(resource: SharedLevelsAPI(), path: "/x", headers: ["Also Bad": "y"]))
+        #expect(own?.code == .invalidHeader)
+        #expect(own?.message.contains("Also Bad") == true)
+    }
+
     @Test func urlWithParamsEqualsURLWithTheirEncodedText() throws {
         let form = FormEncoder(options: .default)
         let longEscaped = String(repeating: "é ", count: 3000)  // far past the buffer's estimate
