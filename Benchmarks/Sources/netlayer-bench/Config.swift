@@ -53,7 +53,8 @@ struct Config: CustomStringConvertible {
     var transferBaseline: TransferBaseline
     /// `BENCH_PROFILE_CLIENT=urlsession|netlayer|transport|delegate-…`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
-    /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential).
+    /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential). `canned-inplace` instead times
+    /// `BENCH_PROFILE_REQUESTS` canned calls and decodes, each after a real GET (see InPlaceProfile).
     var profileClient: String?
     /// `BENCH_THROUGHPUT_CONTENDER`, a diagnostic: what runs against raw URLSession in the throughput
     /// part. `netlayer` (the default): NetLayer. `delegate-serial|delegate-concurrent|delegate-none`:
@@ -88,7 +89,7 @@ struct Config: CustomStringConvertible {
             }
         }
         let profileClients =
-            ["urlsession", "netlayer", "transport", "canned", "canned-decode"]
+            ["urlsession", "netlayer", "transport", "canned", "canned-decode", "canned-inplace"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
             fail(

@@ -25,6 +25,10 @@ if let client = config.profileClient {
     // Profiling aid: one client alone, no statistics, so a profiler's totals belong to that client.
     do {
         let server = try await BenchServer.start()
+        if client == "canned-inplace" {
+            try await InPlaceProfile.run(port: server.port, rounds: config.profileRequests)
+            exit(0)
+        }
         let fetch: ThroughputBenchmark.Fetch
         switch client {
         case "netlayer":
