@@ -234,6 +234,34 @@ struct PreparationFastPathTests {
         }
     }
 
+    @Test func methodChecksAnswerAsTheirDefinitionsSay() {
+        let registered = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
+        for name in registered + ["PROPFIND", "QUERY", "get", "M-SEARCH"] {
+            #expect(HTTPMethod(rawValue: name).isValid, "\(name)")
+        }
+        for name in ["", "GE T", "GET\r\n", "GET/1", "(GET)", "G\u{E9}T"] {
+            #expect(!HTTPMethod(rawValue: name).isValid, "\(name.debugDescription)")
+        }
+        let query: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+        for name in registered + ["PROPFIND", "get", "delete"] {
+            let method = HTTPMethod(rawValue: name)
+            #expect(method.sendsParamsInQuery == query.contains(method.rawValue), "\(name)")
+            #expect(method.forbidsBody == ["GET", "HEAD"].contains(method.rawValue), "\(name)")
+        }
+    }
+
+    @Test func onlyTheFiveRedirectStatusesAreFollowed() throws {
+        let request = TransportRequest(
+            method: .get, url: try #require(URL(string: "https://h.example.com/a")))
+        for status in [300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 200] {
+            let head = ResponseHead(
+                statusCode: status, headerFields: HeaderFields(received: [("Location", "/b")]),
+                url: request.url)
+            let next = try RedirectRule.next(after: request, response: head, policy: RedirectPolicy())
+            #expect((next != nil) == [301, 302, 303, 307, 308].contains(status), "\(status)")
+        }
+    }
+
     @Test func headerLevelsMergeAsBefore() throws {
         var fields = try HeaderFields(merging: ["Accept": "a", "X-B": "1"])
         try fields.merge(["accept": " b ", "X-A": "2"])

@@ -134,7 +134,7 @@ public struct Validation: Sendable {
     }
 
     func verdict(_ response: ResponseHead) -> Verdict {
-        if alsoAccepted.contains(response.statusCode) { return .accepted }
+        if !alsoAccepted.isEmpty && alsoAccepted.contains(response.statusCode) { return .accepted }
         guard accepts(response) else { return .status }
         guard let mediaTypes else { return .accepted }
         if [204, 205, 304].contains(response.statusCode) || response.contentLength == 0 { return .accepted }

@@ -16,7 +16,11 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Whether the method is a non-empty RFC 9110 token, and so may be sent.
     public var isValid: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HeaderFields.isTokenByte)
+        switch rawValue {
+        // The registered methods, recognized without walking their bytes (checked on every call).
+        case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS": true
+        default: !rawValue.isEmpty && rawValue.utf8.allSatisfy(HeaderFields.isTokenByte)
+        }
     }
 
     /// `CONNECT`.
@@ -43,10 +47,12 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Methods whose params travel in the query string and which never carry a params body.
     var sendsParamsInQuery: Bool {
-        self == .get || self == .head || self == .delete || self == .options || self == .trace
-            || self == .connect
+        switch rawValue {
+        case "GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT": true
+        default: false
+        }
     }
 
     /// Methods that must never carry a body at all.
-    var forbidsBody: Bool { self == .get || self == .head }
+    var forbidsBody: Bool { rawValue == "GET" || rawValue == "HEAD" }
 }

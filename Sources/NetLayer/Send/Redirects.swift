@@ -72,7 +72,7 @@ enum RedirectRule {
     static func next(
         after request: TransportRequest, response: ResponseHead, policy: RedirectPolicy
     ) throws(NetLayerError) -> (request: TransportRequest, redirect: Redirect)? {
-        guard followed.contains(response.statusCode),
+        guard (301...308).contains(response.statusCode), followed.contains(response.statusCode),
             let location = response.headerFields["Location"]
         else { return nil }
         let from = response.url ?? request.url
