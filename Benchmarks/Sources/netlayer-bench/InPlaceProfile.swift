@@ -10,9 +10,37 @@ import Foundation
 /// the canned NetLayer call (``CannedClient/books()``) and the decode alone on the same bytes. The
 /// difference of their medians is what NetLayer's path costs in place.
 enum InPlaceProfile {
-    static func run(port: Int, rounds: Int) async throws {
+    /// - Parameter tasks: How many tasks run rounds at once (each its own share of `rounds`); with
+    ///   more than one, each timed call also finds its own task's memory cold.
+    static func run(port: Int, rounds: Int, tasks: Int) async throws {
         let evictor = URLSessionClient(port: port)
         let canned = try CannedClient()
+        let tasks = max(1, tasks)
+        let samples = try await withThrowingTaskGroup(of: ([Double], [Double]).self) { group in
+            for task in 0..<tasks {
+                let share = rounds / tasks + (task < rounds % tasks ? 1 : 0)
+                group.addTask { try await time(share, evictor: evictor, canned: canned) }
+            }
+            var call: [Double] = []
+            var decode: [Double] = []
+            for try await (calls, decodes) in group {
+                call += calls
+                decode += decodes
+            }
+            return (call, decode)
+        }
+        let callMedian = median(samples.0)
+        let decodeMedian = median(samples.1)
+        print(
+            "profile canned-inplace, \(rounds) rounds over \(tasks) task(s), each after a URLSession GET+decode: "
+                + "NetLayer call \(Report.fixed(callMedian, 1)) µs, decode alone \(Report.fixed(decodeMedian, 1)) µs "
+                + "(medians); NetLayer adds \(Report.fixed(callMedian - decodeMedian, 1)) µs in place")
+    }
+
+    /// `rounds` timed canned calls and as many timed decodes, each after a real GET+decode.
+    private static func time(_ rounds: Int, evictor: URLSessionClient, canned: CannedClient) async throws -> (
+        [Double], [Double]
+    ) {
         var call: [Double] = []
         var decode: [Double] = []
         call.reserveCapacity(rounds)
@@ -31,11 +59,6 @@ enum InPlaceProfile {
                 if callTurn { call.append(micros) } else { decode.append(micros) }
             }
         }
-        let callMedian = median(call)
-        let decodeMedian = median(decode)
-        print(
-            "profile canned-inplace, \(rounds) rounds, each after a URLSession GET+decode: NetLayer call "
-                + "\(Report.fixed(callMedian, 1)) µs, decode alone \(Report.fixed(decodeMedian, 1)) µs (medians); "
-                + "NetLayer adds \(Report.fixed(callMedian - decodeMedian, 1)) µs in place")
+        return (call, decode)
     }
 }

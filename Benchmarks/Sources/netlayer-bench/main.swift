@@ -26,7 +26,8 @@ if let client = config.profileClient {
     do {
         let server = try await BenchServer.start()
         if client == "canned-inplace" {
-            try await InPlaceProfile.run(port: server.port, rounds: config.profileRequests)
+            try await InPlaceProfile.run(
+                port: server.port, rounds: config.profileRequests, tasks: config.profileConcurrency)
             exit(0)
         }
         let fetch: ThroughputBenchmark.Fetch
