@@ -68,10 +68,7 @@ extension Executor {
         }
         // A followed URL that carries a query came from the server with its params in it; the
         // resource's and target's are not added a second time.
-        let merged =
-            absoluteURL?.query != nil
-            ? FormEncoder.merged(defaults: [:], target: [:], call: params)
-            : FormEncoder.merged(base: defaults.params, call: params)
+        let merged = FormEncoder.merged(base: absoluteURL?.query != nil ? [] : defaults.params, call: params)
         try ParamCheck.numbers(in: merged)
         let contentType = headerFields["Content-Type"]
         let resolved = try placeParams(contentType: contentType)

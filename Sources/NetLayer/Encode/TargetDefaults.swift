@@ -16,8 +16,6 @@ final class TargetDefaults: Sendable {
     /// The resource's and the target's headers merged (the target's win per name); the resource's
     /// error first, then the target's.
     let headers: Result<HeaderFields, NetLayerError>
-    /// The target's params, converted.
-    let targetParams: [String: ParamValue]
     /// The resource's and the target's params merged (the target's win per top-level key), sorted
     /// by key in byte order.
     let params: FormEncoder.Entries
@@ -39,10 +37,8 @@ final class TargetDefaults: Sendable {
             merged.merge(try targetHeaders.get())
             return merged
         }
-        let targetParams = mergeParams(params)
-        self.targetParams = targetParams
         let merged = FormEncoder.merged(
-            defaults: resource.defaultParamValues, target: targetParams, call: [:])
+            defaults: resource.defaultParamValues, target: mergeParams(params), call: [:])
         self.params = merged
         let plainPath = Result { () throws(NetLayerError) in
             try FollowURL.refuseAbsolute(path, part: "path")

@@ -57,8 +57,13 @@ public struct Redirect: Sendable, Hashable {
 
 /// The pure part of following a redirect: from one request and its 3xx response to the next request.
 enum RedirectRule {
-    /// Statuses NetLayer follows (a 300 or 304 is a response in its own right).
-    static let followed: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether NetLayer follows `status` (a 300 or 304 is a response in its own right).
+    static func isFollowed(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// Headers that describe the body; dropped with it when the method becomes GET.
     static let contentHeaders = [
@@ -72,7 +77,7 @@ enum RedirectRule {
     static func next(
         after request: TransportRequest, response: ResponseHead, policy: RedirectPolicy
     ) throws(NetLayerError) -> (request: TransportRequest, redirect: Redirect)? {
-        guard (301...308).contains(response.statusCode), followed.contains(response.statusCode),
+        guard isFollowed(response.statusCode),
             let location = response.headerFields["Location"]
         else { return nil }
         let from = response.url ?? request.url
