@@ -55,7 +55,7 @@ extension Executor {
     var isIdempotent: Bool { idempotentOverride ?? method.isIdempotent }
 
     /// The retry loop around the interceptor chain. A call with no policy, chain or authenticator
-    /// does not come here: ``open(debug:streams:validation:adjust:)`` sends it straight to its hops.
+    /// does not come here: it goes straight to its hops.
     func attempts(
         _ prepared: PreparedRequest, policy: RetryPolicy, context: TransportContext,
         start: ContinuousClock.Instant, record: AttemptRecord, log: RequestLog?
@@ -207,19 +207,27 @@ extension Executor {
 
     /// One attempt: admission and the transport for every redirect hop, until a response that is
     /// not followed.
+    /// - Parameter answered: The first hop's response when it was already sent (and admitted).
     func hops(
         _ first: TransportRequest, prepared: PreparedRequest, context: TransportContext,
         start: ContinuousClock.Instant,
-        record: AttemptRecord, log: RequestLog?
+        record: AttemptRecord, log: RequestLog?, answered: TransportResponse? = nil
     ) async throws(NetLayerError) -> TransportResponse {
         guard first.method.isValid else { throw .invalidMethod(first.method) }
         record.started(first)
         var request = first
         var redirects: [Redirect] = []
+        var answered = answered
+        if answered != nil { record.admitted() }
         while true {
-            let response = try await hop(
-                request, prepared: prepared, context: context, start: start,
-                counting: redirects.isEmpty ? record : nil)
+            let response: TransportResponse
+            if let first = answered.take() {
+                response = first
+            } else {
+                response = try await hop(
+                    request, prepared: prepared, context: context, start: start,
+                    counting: redirects.isEmpty ? record : nil)
+            }
             let next: (TransportRequest, Redirect)?
             do {
                 next =

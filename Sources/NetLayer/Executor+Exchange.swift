@@ -58,7 +58,62 @@ extension Executor {
         debug: Bool, streams: Bool, validation: Validation? = nil,
         adjust: ((inout TransportRequest) -> Void)? = nil
     ) async throws(NetLayerError) -> OpenedCall {
-        var prepared = try prepare()
+        let prepared = try prepare()
+        guard adjust == nil, !debug, progressHandler == nil, sendsDirectly else {
+            return try await openThroughChain(
+                prepared, debug: debug, streams: streams, validation: validation, adjust: adjust)
+        }
+        // Nothing stands between the call and its transport (the common case): one hop, with no
+        // attempt record, unless the response is a redirect to follow.
+        let start = ContinuousClock.now
+        let response: TransportResponse
+        do {
+            response = try await resource.transport.send(
+                prepared.request,
+                context: TransportContext(timeouts: prepared.timeouts, streamsResponse: streams))
+        } catch {
+            // What the chain's hop would throw for its one attempt: the sent headers are the prepared ones.
+            var failure = mapTransportError(error, request: prepared.request, prepared: prepared)
+            failure.attempts = 1
+            throw failure
+        }
+        resource.limiter.observe(response.head)
+        if redirectPolicy.maximum > 0 && RedirectRule.isFollowed(response.head.statusCode) {
+            return try await openThroughChain(
+                prepared, debug: false, streams: streams, validation: validation, adjust: nil,
+                answered: (response, start))
+        }
+        let call = OpenedCall(
+            head: response.head, body: response.body, request: prepared.request,
+            sharedPrepared: SharedPreparedRequest(prepared), redirects: [], start: start, log: nil,
+            progress: nil)
+        try await validate(call, validation: validation, streams: streams, attempts: 1, note: nil)
+        return call
+    }
+
+    /// Nothing stands between this call and its transport: no retry policy, interceptors,
+    /// authenticator, debug output, limits or pause, and nothing wrong with the limiter.
+    private var sendsDirectly: Bool {
+        let options = resource.options
+        guard !options.debug, interceptors.isEmpty, options.interceptors.isEmpty,
+            options.authentication == nil
+        else { return false }
+        let noRetries =
+            if let retryPolicy { retryPolicy.isNone && retryPolicy.problem == nil } else {
+                options.retryPolicy.isNone && options.retryPolicy.problem == nil
+            }
+        return noRetries && resource.limiter.problem == nil && resource.limiter.admitsAtOnce
+    }
+
+    /// The general path of ``open(debug:streams:validation:adjust:)``: the retry policy, the
+    /// interceptors and the authenticator around admission and the redirect loop. `answered` is a
+    /// first hop the direct path already sent and that answered with a redirect.
+    private func openThroughChain(
+        _ prepared: consuming PreparedRequest, debug: Bool, streams: Bool, validation: Validation?,
+        adjust: ((inout TransportRequest) -> Void)?,
+        answered: (response: TransportResponse, start: ContinuousClock.Instant)? = nil
+    ) async throws(NetLayerError) -> OpenedCall {
+        var prepared = prepared
         let policy = retryPolicy ?? resource.options.retryPolicy
         if let problem = policy.problem ?? resource.limiter.problem { throw problem }
         adjust?(&prepared.request)
@@ -69,19 +124,18 @@ extension Executor {
         let progress = progressHandler.map { ProgressReporter($0) }
         let context = TransportContext(
             timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
-        let start = ContinuousClock.now
+        let start = answered?.start ?? ContinuousClock.now
         let record = AttemptRecord(prepared.request)
         let response: TransportResponse
         do {
-            // Nothing configured around the hops (the common case): straight to them, one async
-            // frame fewer.
+            // Nothing configured around the hops: straight to them, one async frame fewer.
             response =
                 if policy.isNone, interceptors.isEmpty, resource.options.interceptors.isEmpty,
                     resource.options.authentication == nil
                 {
                     try await hops(
                         prepared.request, prepared: prepared, context: context, start: start, record: record,
-                        log: log)
+                        log: log, answered: answered?.response)
                 } else {
                     try await attempts(
                         prepared, policy: policy, context: context, start: start, record: record, log: log)
@@ -102,19 +156,27 @@ extension Executor {
             sharedPrepared: SharedPreparedRequest(consume prepared),
             redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts
         )
-        // Judged here, so an accepted response (nearly every one) costs no async call. A rejected
-        // one throws an error that is complete: redacted, printed, with attempts and notes.
+        try await validate(
+            call, validation: validation, streams: streams, attempts: sent.attempts, note: sent.note)
+        return call
+    }
+
+    /// Judges an opened call's head. An accepted response (nearly every one) costs no async call;
+    /// a rejected one throws an error that is complete: redacted, printed, with attempts and notes.
+    @inline(__always)
+    private func validate(
+        _ call: OpenedCall, validation: Validation?, streams: Bool, attempts: Int, note: String?
+    ) async throws(NetLayerError) {
         let verdict = (validation ?? self.validation ?? resource.options.validation).verdict(call.head)
         if verdict != .accepted {
-            try await reject(call, verdict: verdict, streams: streams, record: record)
+            try await reject(call, verdict: verdict, streams: streams, attempts: attempts, note: note)
         }
-        return call
     }
 
     /// Throws the error for a response `verdict` rejected, with the body read (bounded when
     /// streaming).
     private func reject(
-        _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, record: AttemptRecord
+        _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, attempts: Int, note: String?
     ) async throws(NetLayerError) {
         let body = await errorBody(of: call, limit: streams ? Self.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
@@ -130,8 +192,8 @@ extension Executor {
                     call.head, body: body, method: call.request.method, redactor: redactor)
             }
         failure.redirects = call.redirects
-        failure.attempts = record.attempts
-        if let note = record.note { failure.message += note }
+        failure.attempts = attempts
+        if let note { failure.message += note }
         throw failure.redacted(by: redactor)
     }
 

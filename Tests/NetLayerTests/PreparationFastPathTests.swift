@@ -155,6 +155,70 @@ struct PreparationFastPathTests {
         #expect(sample.url.absoluteString == "https://api.example.com/v2/books?page=1&q=t")
     }
 
+    /// What preparing `executor` gives, as comparable text: the prepared request's parts, or the
+    /// error.
+    private func preparation(_ executor: Executor) -> String {
+        do {
+            let prepared = try executor.prepare()
+            let fields = prepared.headers.fields.map { "\($0.name)=\($0.value)" }
+            // The full preparation keeps the call's nil param among the entries; it sends nothing.
+            let entries = prepared.paramEntries.filter { $0.key != "not-sent" }.map {
+                "\($0.key)=\($0.value)"
+            }
+            return [
+                "\(prepared.request.method) \(prepared.request.url.absoluteString)",
+                "\(prepared.method) \(prepared.url.absoluteString)",
+                "\(prepared.request.headerFields == prepared.headers) \(fields)",
+                "\(entries) \(prepared.placement) \(String(describing: prepared.body))",
+                "\(String(describing: prepared.request.body)) \(prepared.files.count) \(prepared.multipartFields.count)",
+                "\(prepared.timeouts)",
+            ].joined(separator: "\n")
+                // A multipart boundary is random per request.
+                .replacingOccurrences(
+                    of: "NetLayer-[0-9a-f]+", with: "NetLayer-B", options: .regularExpression)
+        } catch {
+            return "error \(error.code): \(error.message)"
+        }
+    }
+
+    /// A call that adds nothing and sends its params in the query takes the request its target
+    /// worked out once; the same call made to work everything out itself (a param that sends
+    /// nothing) must prepare the same request, or fail with the same error.
+    @Test func aCallThatAddsNothingIsPreparedAsTheFullPreparationPreparesIt() {
+        let resources = [
+            SharedLevelsAPI(), SharedLevelsAPI(params: ["page": 1], headers: ["Accept": "x/y"]),
+            SharedLevelsAPI(headers: ["Content-Type": "multipart/form-data"]),
+            SharedLevelsAPI(headers: ["content-type": "application/json"]),
+        ]
+        let headerLevels: [[String: String]] = [[:], ["Content-Type": "application/x-www-form-urlencoded"]]
+        let paramLevels: [Params] = [[:], ["q": "x y", "tags": ["a", "b"]], ["bad": Double.nan]]
+        let methods: [HTTPMethod] = [
+            .get, .head, .delete, .options, .trace, .connect, .post, .patch, HTTPMethod(rawValue: "PURGE"),
+            HTTPMethod(rawValue: "get"), HTTPMethod(rawValue: "BAD METHOD"),
+        ]
+        let timeouts: [Duration?] = [nil, .milliseconds(1500), .zero]
+        let nothing: Params = ["not-sent": nil as String?]
+        var fast = 0
+        for resource in resources {
+            for headers in headerLevels {
+                for params in paramLevels {
+                    let target = Target(resource: resource, path: "/books", headers: headers, params: params)
+                    if target.defaults.queryCall != nil { fast += 1 }
+                    for method in methods {
+                        for timeout in timeouts {
+                            let plain = preparation(target.makeExecutor(method: method, timeout: timeout))
+                            let full = preparation(
+                                target.makeExecutor(method: method, params: nothing, timeout: timeout))
+                            #expect(plain == full, "\(method) \(headers) \(params)")
+                        }
+                    }
+                }
+            }
+        }
+        // The targets with no Content-Type and sendable params (2 resources x 2 param levels).
+        #expect(fast == 4)
+    }
+
     /// The error preparing `target`'s plain GET throws, if any.
     private func preparationError(_ target: Target) -> NetLayerError? {
         do {

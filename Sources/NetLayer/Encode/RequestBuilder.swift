@@ -35,6 +35,18 @@ extension Executor {
     /// body. Pure: runs on the calling task and touches no network.
     /// - Throws: ``NetLayerError`` for anything that cannot be sent; nothing is sent then.
     func prepare() throws(NetLayerError) -> PreparedRequest {
+        // A call that adds nothing to its target and sends its params in the query (`GET /books`):
+        // its URL and headers were worked out with the target.
+        if let known = defaults.queryCall, absoluteURL == nil, subpath.isEmpty, pathParts.isEmpty,
+            headers.isEmpty, params.isEmpty, body == nil, files.isEmpty, placement == .automatic,
+            targetProblem == nil, resource.rateLimitProblem == nil, method.sendsParamsInQuery, method.isValid
+        {
+            return PreparedRequest(
+                request: TransportRequest(method: method, url: known.url, headerFields: known.headers),
+                method: method, url: known.url, headers: known.headers, paramEntries: defaults.params,
+                placement: .query, body: nil, files: [:],
+                timeouts: try Timeouts.checked(idle: timeout, total: resourceTimeout))
+        }
         let base = try resource.base.get()
         if let problem = resource.rateLimitProblem { throw problem }
         guard method.isValid else { throw .invalidMethod(method) }

@@ -28,6 +28,11 @@ final class TargetDefaults: Sendable {
     /// The URL of such a call with ``params`` as its query (the same as ``plainURL`` when there
     /// are none).
     let plainQueryURL: Result<URL, NetLayerError>?
+    /// The URL and header fields of a call that adds nothing of its own and sends its params in
+    /// the query (a GET, HEAD, DELETE or OPTIONS): everything of its request but the method, known
+    /// to be valid. `nil` when any part of the target fails, or when a `Content-Type` at some level
+    /// makes the call decide where its params go.
+    let queryCall: (url: URL, headers: HeaderFields)?
 
     init(resource: Resource, path: String, headers: [String: String], params: Params) {
         let targetHeaders = Result { () throws(NetLayerError) in try HeaderFields(merging: headers) }
@@ -48,6 +53,7 @@ final class TargetDefaults: Sendable {
         guard case .success(let filled) = plainPath, case .success(let base) = resource.base else {
             plainURL = nil
             plainQueryURL = nil
+            queryCall = nil
             return
         }
         let plainURL = Result { () throws(NetLayerError) in
@@ -61,5 +67,12 @@ final class TargetDefaults: Sendable {
                     base: base, path: filled, params: merged,
                     form: FormEncoder(options: resource.options.paramStyle), cache: resource.parsedURLs)
             } : plainURL
+        if case .success(let url)? = plainQueryURL, case .success(let fields) = self.headers,
+            fields["Content-Type"] == nil, (try? ParamCheck.numbers(in: merged)) != nil
+        {
+            queryCall = (url, fields)
+        } else {
+            queryCall = nil
+        }
     }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import NetLayer
+
+extension WireTests {
+    /// A call with nothing around its hops (no retry policy, interceptors, authenticator, debug
+    /// output, progress or limits) goes to its transport directly, without an attempt record, and
+    /// hands a redirect to the general loop. Everything a caller sees must be what the general path
+    /// gives: the same requests on the wire, the same response, the same errors.
+    @Suite("Direct calls end as calls through the chain do")
+    struct DirectPathWireTests {
+        static let server = TestServerPool.make()
+
+        /// The same service twice: one whose calls go direct, one whose calls pass a pass-through
+        /// interceptor (which puts them on the general path).
+        private func resources(_ server: TestServer) -> (direct: TestAPI, chained: TestAPI) {
+            let passThrough = ClosureInterceptor { request, _, next in try await next(request) }
+            return (
+                TestAPI(server: server),
+                TestAPI(server: server, options: ResourceOptions(interceptors: [passThrough]))
+            )
+        }
+
+        /// The outcome of one call as a caller sees it, with the request the server got.
+        private struct Outcome: Equatable {
+            var status: Int?
+            var attempts: Int
+            var redirects: [Int]
+            var errorCode: NetLayerError.Code?
+            var errorMessage: String?
+            var received: [String]
+        }
+
+        private func outcome(
+            _ executor: Executor, server: TestServer, seen path: String
+        ) async -> Outcome {
+            let received = { () -> [String] in
+                server.requests(path: path).map { request in
+                    "\(request.method) \(request.header("Content-Type") ?? "-") \(request.bodyString)"
+                }
+            }
+            do {
+                let response = try await executor.response()
+                return Outcome(
+                    status: response.statusCode, attempts: response.attempts,
+                    redirects: response.redirects.map(\.statusCode), received: received())
+            } catch let error as NetLayerError {
+                return Outcome(
+                    attempts: error.attempts, redirects: error.redirects.map(\.statusCode),
+                    errorCode: error.code,
+                    errorMessage: error.message, received: received())
+            } catch {
+                return Outcome(attempts: -1, redirects: [], errorMessage: "\(error)", received: received())
+            }
+        }
+
+        /// Runs the same call on both resources (each on a path of its own, compared without it) and
+        /// returns the outcome both had.
+        private func compare(
+            _ make: (EchoTarget) -> Executor, path: (String) -> String, seen: (String) -> String
+        ) async throws -> Outcome {
+            let server = try Self.server.get()
+            let (direct, chained) = resources(server)
+            var outcomes: [Outcome] = []
+            for resource in [direct, chained] {
+                let unique = uniquePath()
+                var result = await outcome(
+                    make(EchoTarget(resource: resource, path: path(unique))), server: server,
+                    seen: seen(unique))
+                result.errorMessage = result.errorMessage?.replacingOccurrences(of: unique, with: "<path>")
+                outcomes.append(result)
+            }
+            #expect(outcomes[0] == outcomes[1])
+            return outcomes[0]
+        }
+
+        @Test func anAcceptedResponse() async throws {
+            // A call that adds nothing (its request worked out with the target) and one with params.
+            for params in [[:], ["q": "a b"]] as [Params] {
+                let outcome = try await compare(
+                    { $0.makeExecutor(params: params) }, path: { $0 }, seen: { $0 })
+                #expect(outcome.status == 200)
+                #expect(outcome.attempts == 1)
+                #expect(outcome.received == ["GET - "])
+            }
+        }
+
+        @Test(arguments: [301, 303, 307, 308])
+        func aRedirectIsFollowedByTheGeneralLoop(_ status: Int) async throws {
+            let outcome = try await compare(
+                { $0.makeExecutor(method: .post, body: .json(["title": "Dune"])) },
+                path: { "/redirect?to=\($0)&status=\(status)" }, seen: { $0 })
+            #expect(outcome.status == 200)
+            #expect(outcome.attempts == 1)
+            #expect(outcome.redirects == [status])
+            let kept = status == 307 || status == 308
+            #expect(outcome.received == [kept ? #"POST application/json {"title":"Dune"}"# : "GET - "])
+        }
+
+        @Test func aRedirectNotFollowedIsJudgedByValidation() async throws {
+            let outcome = try await compare(
+                { $0.makeExecutor(redirects: RedirectPolicy(maximum: 0)) },
+                path: { "/redirect?to=\($0)&status=307" }, seen: { $0 })
+            #expect(outcome.errorCode == .unacceptableStatus)
+            #expect(outcome.attempts == 1)
+            #expect(outcome.received.isEmpty)
+        }
+
+        @Test func anUnacceptableStatus() async throws {
+            let outcome = try await compare(
+                { $0.makeExecutor(subpath: "418") }, path: { _ in "/status" }, seen: { _ in "/" })
+            #expect(outcome.errorCode == .unacceptableStatus)
+            #expect(outcome.attempts == 1)
+            #expect(outcome.errorMessage?.contains("418") == true)
+        }
+
+        @Test func aDroppedConnection() async throws {
+            let outcome = try await compare({ $0.makeExecutor() }, path: { _ in "/drop" }, seen: { _ in "/" })
+            #expect(outcome.errorCode == .transport)
+            #expect(outcome.attempts == 1)
+            #expect(outcome.errorMessage?.contains("GET http://") == true)
+        }
+    }
+}
