@@ -60,6 +60,7 @@ struct Config: CustomStringConvertible {
     /// part. `netlayer` (the default): NetLayer. `delegate-serial|delegate-concurrent|delegate-none`:
     /// raw URLSession on a session with a redirect-refusing delegate and that delegate queue, which
     /// prices the delegate alone. `transport`: NetLayer's `URLSessionTransport` without an executor.
+    /// `spin-N`: raw URLSession plus N µs of busy CPU per request, which prices client CPU itself.
     var throughputContender: String
     var profileRequests: Int
     var profileConcurrency: Int
@@ -113,9 +114,10 @@ struct Config: CustomStringConvertible {
         let contenders =
             ["netlayer", "transport"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
-        if !contenders.contains(contender) {
+        let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
+        if !contenders.contains(contender) && !spins {
             fail(
-                "BENCH_THROUGHPUT_CONTENDER must be one of \(contenders.joined(separator: ", ")), not \(contender)"
+                "BENCH_THROUGHPUT_CONTENDER must be one of \(contenders.joined(separator: ", ")) or spin-N, not \(contender)"
             )
         }
         let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"

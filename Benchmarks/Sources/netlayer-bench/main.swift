@@ -108,6 +108,16 @@ if config.runThroughput, let server {
                     + "executor); the goals do not apply")
             let transport = TransportClient(port: server.port)
             contender = { try await transport.books() }
+        case let name where name.hasPrefix("spin-"):
+            let micros = Int(name.dropFirst("spin-".count)) ?? 0
+            print("DIAGNOSTIC: raw URLSession plus \(micros) µs of busy CPU per request")
+            let spinning = URLSessionClient(port: server.port)
+            contender = {
+                let books = try await spinning.books()
+                let end = monotonicNanos() + UInt64(micros) * 1000
+                while monotonicNanos() < end {}
+                return books
+            }
         case let name where name.hasPrefix("delegate-"):
             let queue =
                 URLSessionDelegateClient.Queue(rawValue: String(name.dropFirst("delegate-".count))) ?? .serial
