@@ -37,6 +37,15 @@ import Testing
             let total = BackpressureOperationQueue.highWater * 3
             let start = ContinuousClock.now
             let adder = Task { await Self.addFromDispatch(queue, count: total, added: added) }
+            // Up to the high-water mark the adding thread never waits; how soon it gets there
+            // depends on the machine (a thread-sanitized run on a loaded CI machine took over 600 ms).
+            let reachDeadline = ContinuousClock.now + .seconds(30)
+            while added.withLock({ $0 }) < BackpressureOperationQueue.highWater - 1,
+                ContinuousClock.now < reachDeadline
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            // Then it must be held back.
             try await Task.sleep(for: .milliseconds(600))
             let whileBlocked = added.withLock { $0 }
             // The blocked operation keeps the queue from making progress, so the adding thread goes
