@@ -30,8 +30,8 @@ final class TargetDefaults: Sendable {
     let plainQueryURL: Result<URL, NetLayerError>?
     /// The URL and header fields of a call that adds nothing of its own and sends its params in
     /// the query (GET, HEAD, DELETE, OPTIONS, TRACE, CONNECT): everything of its request but the
-    /// method, known to be valid. `nil` when any part of the target fails, or when a `Content-Type` at some level
-    /// makes the call decide where its params go.
+    /// method, known to be valid. `nil` when any part of the target fails, or when a
+    /// `Content-Type` at some level makes the call decide where its params go.
     let queryCall: (url: URL, headers: HeaderFields)?
 
     init(resource: Resource, path: String, headers: [String: String], params: Params) {
