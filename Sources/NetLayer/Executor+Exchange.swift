@@ -72,7 +72,8 @@ extension Executor {
                 prepared.request,
                 context: TransportContext(timeouts: prepared.timeouts, streamsResponse: streams))
         } catch {
-            // What the chain's hop would throw for its one attempt: the sent headers are the prepared ones.
+            // What the chain's hop would throw for its one attempt: the sent headers are the
+            // prepared ones.
             var failure = mapTransportError(error, request: prepared.request, prepared: prepared)
             failure.attempts = 1
             throw failure
@@ -95,14 +96,18 @@ extension Executor {
     /// authenticator, debug output, limits or pause, and nothing wrong with the limiter.
     private var sendsDirectly: Bool {
         let options = resource.options
-        guard !options.debug, interceptors.isEmpty, options.interceptors.isEmpty,
-            options.authentication == nil
-        else { return false }
+        guard !options.debug, nothingWrapsTheHops else { return false }
         let noRetries =
             if let retryPolicy { retryPolicy.isNone && retryPolicy.problem == nil } else {
                 options.retryPolicy.isNone && options.retryPolicy.problem == nil
             }
         return noRetries && resource.limiter.problem == nil && resource.limiter.admitsAtOnce
+    }
+
+    /// No interceptor (the call's, the target's or the resource's) and no authenticator.
+    private var nothingWrapsTheHops: Bool {
+        interceptors.isEmpty && resource.options.interceptors.isEmpty
+            && resource.options.authentication == nil
     }
 
     /// The general path of ``open(debug:streams:validation:adjust:)``: the retry policy, the
@@ -130,9 +135,7 @@ extension Executor {
         do {
             // Nothing configured around the hops: straight to them, one async frame fewer.
             response =
-                if policy.isNone, interceptors.isEmpty, resource.options.interceptors.isEmpty,
-                    resource.options.authentication == nil
-                {
+                if policy.isNone, nothingWrapsTheHops {
                     try await hops(
                         prepared.request, prepared: prepared, context: context, start: start, record: record,
                         log: log, answered: answered?.response)

@@ -170,7 +170,8 @@ struct PreparationFastPathTests {
                 "\(prepared.method) \(prepared.url.absoluteString)",
                 "\(prepared.request.headerFields == prepared.headers) \(fields)",
                 "\(entries) \(prepared.placement) \(String(describing: prepared.body))",
-                "\(String(describing: prepared.request.body)) \(prepared.files.count) \(prepared.multipartFields.count)",
+                "\(String(describing: prepared.request.body))",
+                "\(prepared.files.count) \(prepared.multipartFields.count)",
                 "\(prepared.timeouts)",
             ].joined(separator: "\n")
                 // A multipart boundary is random per request.

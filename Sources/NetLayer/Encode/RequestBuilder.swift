@@ -36,10 +36,11 @@ extension Executor {
     /// - Throws: ``NetLayerError`` for anything that cannot be sent; nothing is sent then.
     func prepare() throws(NetLayerError) -> PreparedRequest {
         // A call that adds nothing to its target and sends its params in the query (`GET /books`):
-        // its URL and headers were worked out with the target.
+        // its URL and headers were worked out with the target. Every method that sends its params in
+        // the query is a registered one, so it needs no token check.
         if let known = defaults.queryCall, absoluteURL == nil, subpath.isEmpty, pathParts.isEmpty,
             headers.isEmpty, params.isEmpty, body == nil, files.isEmpty, placement == .automatic,
-            targetProblem == nil, resource.rateLimitProblem == nil, method.sendsParamsInQuery, method.isValid
+            targetProblem == nil, resource.rateLimitProblem == nil, method.sendsParamsInQuery
         {
             return PreparedRequest(
                 request: TransportRequest(method: method, url: known.url, headerFields: known.headers),
