@@ -66,20 +66,8 @@ extension Executor {
         // Nothing stands between the call and its transport (the common case): one hop, with no
         // attempt record, unless the response is a redirect to follow.
         let start = ContinuousClock.now
-        let response: TransportResponse
-        do {
-            response = try await resource.transport.send(
-                prepared.request,
-                context: TransportContext(timeouts: prepared.timeouts, streamsResponse: streams))
-        } catch {
-            // What the chain's hop would throw for its one attempt: the sent headers are the
-            // prepared ones.
-            var failure = mapTransportError(error, request: prepared.request, prepared: prepared)
-            failure.attempts = 1
-            throw failure
-        }
-        resource.limiter.observe(response.head)
-        if redirectPolicy.maximum > 0 && RedirectRule.isFollowed(response.head.statusCode) {
+        let response = try await sendDirectly(prepared, streams: streams)
+        if isFollowedRedirect(response.head) {
             return try await openThroughChain(
                 prepared, debug: false, streams: streams, validation: validation, adjust: nil,
                 answered: (response, start))
@@ -90,6 +78,73 @@ extension Executor {
             progress: nil)
         try await validate(call, validation: validation, streams: streams, attempts: 1, note: nil)
         return call
+    }
+
+    /// The one hop of a call that ``sendsDirectly``: the transport's response, after the limiter
+    /// saw its head.
+    /// - Throws: What the chain's hop throws for its one attempt (the sent headers are the
+    ///   prepared ones).
+    @inline(__always)
+    private func sendDirectly(_ prepared: PreparedRequest, streams: Bool) async throws(NetLayerError)
+        -> TransportResponse
+    {
+        let response: TransportResponse
+        do {
+            response = try await resource.transport.send(
+                prepared.request,
+                context: TransportContext(timeouts: prepared.timeouts, streamsResponse: streams))
+        } catch {
+            throw firstAttemptFailure(error, prepared: prepared)
+        }
+        resource.limiter.observe(response.head)
+        return response
+    }
+
+    /// An error of a direct call's one attempt, as the chain's hop gives it.
+    private func firstAttemptFailure(_ error: any Error, prepared: PreparedRequest) -> NetLayerError {
+        var failure = mapTransportError(error, request: prepared.request, prepared: prepared)
+        failure.attempts = 1
+        return failure
+    }
+
+    /// Whether the redirect loop follows a response with this head.
+    private func isFollowedRedirect(_ head: ResponseHead) -> Bool {
+        redirectPolicy.maximum > 0 && RedirectRule.isFollowed(head.statusCode)
+    }
+
+    /// ``exchange(debug:)`` of a call that ``sendsDirectly`` and collects a body the transport
+    /// read whole: no ``OpenedCall`` in between, unless the response is a redirect to follow, is
+    /// rejected, or streams.
+    private func exchangeDirectly() async throws(NetLayerError) -> Exchange {
+        let prepared = try prepare()
+        let start = ContinuousClock.now
+        let response = try await sendDirectly(prepared, streams: false)
+        if isFollowedRedirect(response.head) {
+            return try await collect(
+                openThroughChain(
+                    prepared, debug: false, streams: false, validation: nil, adjust: nil,
+                    answered: (response, start)))
+        }
+        let verdict = (validation ?? resource.options.validation).verdict(response.head)
+        guard verdict == .accepted, response.body.isInMemory else {
+            let call = OpenedCall(
+                head: response.head, body: response.body, request: prepared.request,
+                sharedPrepared: SharedPreparedRequest(prepared), redirects: [], start: start, log: nil,
+                progress: nil)
+            if verdict != .accepted {
+                try await reject(call, verdict: verdict, streams: false, attempts: 1, note: nil)
+            }
+            return try await collect(call)
+        }
+        let data: Data
+        do {
+            data = try response.body.takeBuffered() ?? Data()
+        } catch {
+            throw firstAttemptFailure(error, prepared: prepared)
+        }
+        return Exchange(
+            data: data, head: response.head, request: prepared.request, duration: .now - start,
+            redirects: [], sharedPrepared: SharedPreparedRequest(prepared))
     }
 
     /// Nothing stands between this call and its transport: no retry policy, interceptors,
@@ -244,6 +299,7 @@ extension Executor {
     @inline(__always)
     func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
         defer { progressEnded?() }
+        if !debug, progressHandler == nil, sendsDirectly { return try await exchangeDirectly() }
         return try await collect(try await open(debug: debug, streams: false))
     }
 

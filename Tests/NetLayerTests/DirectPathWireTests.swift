@@ -121,5 +121,61 @@ extension WireTests {
             #expect(outcome.attempts == 1)
             #expect(outcome.errorMessage?.contains("GET http://") == true)
         }
+
+        /// What a custom transport may hand back: a body that streams, a body already read, a
+        /// stream that fails half-way, each accepted or not. A direct call collects them as the
+        /// general path does.
+        @Test(arguments: ["streamed", "consumed", "failing"], [200, 500])
+        func aCustomTransportsBodyIsCollectedAsTheGeneralPathCollectsIt(_ kind: String, _ status: Int)
+            async throws
+        {
+            let transport = ClosureTransport { request in
+                let body: ResponseBody
+                switch kind {
+                case "streamed": body = ResponseBody(chunks: [Data("ab".utf8), Data("cd".utf8)].async)
+                case "consumed":
+                    body = ResponseBody(Data("abcd".utf8))
+                    _ = try await body.collect()
+                default:
+                    body = ResponseBody(
+                        chunks: AsyncThrowingStream<Data, any Error> { continuation in
+                            continuation.yield(Data("ab".utf8))
+                            continuation.finish(throwing: URLError(.networkConnectionLost))
+                        })
+                }
+                return TransportResponse(
+                    head: ResponseHead(statusCode: status, url: request.url), body: body)
+            }
+            let passThrough = ClosureInterceptor { request, _, next in try await next(request) }
+            var outcomes: [String] = []
+            for resource in [
+                OfflineAPI(transport: transport),
+                OfflineAPI(transport: transport, options: ResourceOptions(interceptors: [passThrough])),
+            ] {
+                do {
+                    let response = try await EchoTarget(resource: resource, path: "/x").makeExecutor()
+                        .response()
+                    outcomes.append(
+                        "\(response.statusCode) \(response.attempts) \(String(decoding: response.data, as: UTF8.self))"
+                    )
+                } catch let error as NetLayerError {
+                    let body = error.body.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+                    outcomes.append("\(error.code) \(error.attempts) \(body) \(error.message)")
+                }
+            }
+            #expect(outcomes.count == 2)
+            #expect(outcomes.first == outcomes.last)
+            let expected =
+                switch (kind, status) {
+                case ("streamed", 200): "200 1 abcd"
+                case ("streamed", _): "unacceptableStatus 1 abcd"
+                case ("consumed", 200): "bodyConsumed 1 -"
+                // A rejected status is the news: its error goes without the body that was read.
+                case ("consumed", _): "unacceptableStatus 1  GET"
+                case (_, 200): "transport 1 -"
+                default: "unacceptableStatus 1 ab"
+                }
+            #expect(outcomes.first?.hasPrefix(expected) == true, "\(outcomes)")
+        }
     }
 }

@@ -278,8 +278,8 @@ struct ClosureTransport: Transport {
 
 /// A resource whose transport never touches the network.
 final class OfflineAPI: Resource, @unchecked Sendable {
-    init(transport: any Transport) {
-        super.init(protocol: .http, domain: "127.0.0.1:9", transport: transport)
+    init(transport: any Transport, options: ResourceOptions = ResourceOptions()) {
+        super.init(protocol: .http, domain: "127.0.0.1:9", transport: transport, options: options)
     }
 }
 
