@@ -11,13 +11,13 @@ import Foundation
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
 /// | `BENCH_PREP_CASES` (comma-separated case ids) | | all | all |
-/// | `BENCH_ROUNDS` (per client and mode) | | 7 | 5 |
+/// | `BENCH_ROUNDS` (per client and mode) | | 15 | 5 |
 /// | `BENCH_SEQ_REQUESTS` (per round) | | 2000 | 200 |
 /// | `BENCH_CONC_REQUESTS` (per round) | | 8000 | 800 |
 /// | `BENCH_CONCURRENCY` | | 32 | 32 |
 /// | `BENCH_SLICES` (interleaved slices per round) | | 10 | 4 |
 /// | `BENCH_TRANSFER_BYTES` (bytes per transfer) | | 1 GiB | 128 MiB |
-/// | `BENCH_TRANSFER_ROUNDS` (ABBA pairs per transfer kind) | | 4 | 2 |
+/// | `BENCH_TRANSFER_ROUNDS` (ABBA pairs per transfer kind) | | 6 | 2 |
 /// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
 /// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`; see README) | | plain | plain |
@@ -142,14 +142,14 @@ struct Config: CustomStringConvertible {
             latencyBlocks: count("BENCH_LATENCY_BLOCKS", full: 300, quick: 60),
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),
             prepIterations: count("BENCH_PREP_ITERATIONS", full: 5000, quick: 1000),
-            rounds: count("BENCH_ROUNDS", full: 7, quick: 5),
+            rounds: count("BENCH_ROUNDS", full: 15, quick: 5),
             sequentialRequests: count("BENCH_SEQ_REQUESTS", full: 2000, quick: 200),
             concurrentRequests: count("BENCH_CONC_REQUESTS", full: 8000, quick: 800),
             concurrency: count("BENCH_CONCURRENCY", full: 32, quick: 32),
             slices: count("BENCH_SLICES", full: 10, quick: 4),
             prepCases: environment["BENCH_PREP_CASES"].map { Set($0.split(separator: ",").map(String.init)) },
             transferBytes: Int64(count("BENCH_TRANSFER_BYTES", full: 1 << 30, quick: 128 << 20)),
-            transferRounds: count("BENCH_TRANSFER_ROUNDS", full: 4, quick: 2),
+            transferRounds: count("BENCH_TRANSFER_ROUNDS", full: 6, quick: 2),
             transferKinds: kinds.compactMap(TransferKind.init(rawValue:)),
             transferMemory: parts.contains("memory"),
             transferThroughput: parts.contains("throughput"),
