@@ -37,11 +37,14 @@ struct TaskExchangeWatchdogTests {
         let exchange = exchange(session)
         let start = ContinuousClock.now
         exchange.startWatchdog(Timeouts(idle: .milliseconds(100)))
-        while exchange.task.state == .suspended, ContinuousClock.now - start < .seconds(5) {
+        // The upper bound only says that the timeout fired at all, not late by minutes: the time seen
+        // here includes this task's own wake-ups and the global queue the cancel goes through, and a
+        // thread-sanitized CI run on a loaded machine saw 2.19 s (the bound used to be 2 s).
+        while exchange.task.state == .suspended, ContinuousClock.now - start < .seconds(10) {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(exchange.task.state != .suspended)
         #expect(ContinuousClock.now - start >= .milliseconds(100))
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 }
