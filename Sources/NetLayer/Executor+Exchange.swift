@@ -72,12 +72,19 @@ extension Executor {
                 prepared, debug: false, streams: streams, validation: validation, adjust: nil,
                 answered: (response, start))
         }
-        let call = OpenedCall(
+        let call = directCall(response, prepared: prepared, start: start)
+        try await validate(call, validation: validation, streams: streams, attempts: 1, note: nil)
+        return call
+    }
+
+    /// A direct call's one response, opened: no redirects, no log, no progress.
+    private func directCall(
+        _ response: TransportResponse, prepared: PreparedRequest, start: ContinuousClock.Instant
+    ) -> OpenedCall {
+        OpenedCall(
             head: response.head, body: response.body, request: prepared.request,
             sharedPrepared: SharedPreparedRequest(prepared), redirects: [], start: start, log: nil,
             progress: nil)
-        try await validate(call, validation: validation, streams: streams, attempts: 1, note: nil)
-        return call
     }
 
     /// The one hop of a call that ``sendsDirectly``: the transport's response, after the limiter
@@ -125,15 +132,11 @@ extension Executor {
                     prepared, debug: false, streams: false, validation: nil, adjust: nil,
                     answered: (response, start)))
         }
-        let verdict = (validation ?? resource.options.validation).verdict(response.head)
-        guard verdict == .accepted, response.body.isInMemory else {
-            let call = OpenedCall(
-                head: response.head, body: response.body, request: prepared.request,
-                sharedPrepared: SharedPreparedRequest(prepared), redirects: [], start: start, log: nil,
-                progress: nil)
-            if verdict != .accepted {
-                try await reject(call, verdict: verdict, streams: false, attempts: 1, note: nil)
-            }
+        let accepted = (validation ?? resource.options.validation).verdict(response.head) == .accepted
+        guard accepted, response.body.isInMemory else {
+            // Rare: judged and read as `open` and `collect` do.
+            let call = directCall(response, prepared: prepared, start: start)
+            try await validate(call, validation: nil, streams: false, attempts: 1, note: nil)
             return try await collect(call)
         }
         let data: Data
