@@ -82,8 +82,16 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// The kind of failure.
     public let code: Code
-    /// One line a person can act on. Secrets are redacted as in debug output.
-    public internal(set) var message: String
+    /// One line a person can act on. Secrets are redacted as in debug output, and characters a
+    /// terminal would act on — controls (CR and LF as `\r`, `\n`), bidi overrides — are shown
+    /// escaped, as `\u{1B}`, whoever chose the text (a server's header, a URL, an error's text).
+    public internal(set) var message: String {
+        get { PrintableText.escaped(rawMessage) }
+        set { rawMessage = newValue }
+    }
+    /// The message as built, before escaping: what redaction masks. Setting ``message`` stores the
+    /// (escaped) text given, which ``Redactor`` masks as well.
+    private(set) var rawMessage: String
     /// The URL part that is invalid (`domain`, `version`, `path`) or the header name, if any.
     public internal(set) var part: String?
     /// Path-part keys that are missing (``Code/missingPathParts``) or unknown
@@ -118,14 +126,15 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        self.rawMessage = message
     }
 
-    /// `NetLayer.<code>: <message>`.
+    /// `NetLayer.<code>: <message>`, on one line, with controls shown escaped as in ``message``.
     public var description: String { "NetLayer.\(code): \(message)" }
 
-    /// The description plus status, redacted headers and a body preview, for logs. Secrets are
-    /// redacted as in debug output, including values echoed back by the server.
+    /// The description plus status, redacted headers and a body preview, for logs: one line per
+    /// part, each with controls shown escaped as in ``message``. Secrets are redacted as in debug
+    /// output, including values echoed back by the server.
     public var debugDescription: String {
         var parts = [description]
         if let statusCode { parts.append("status: \(statusCode)") }
@@ -136,12 +145,13 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             }
             parts.append("headers: " + lines.joined(separator: " · "))
         }
-        if let preview = bodyPreview(limit: 512) { parts.append("body: \(BodyText.oneLine(preview))") }
+        if let preview = rawBodyPreview(limit: 512) { parts.append("body: \(preview)") }
         if let codingPath, !codingPath.isEmpty { parts.append("coding path: \(codingPath)") }
         if let urlError { parts.append("URLError: \(urlError.code.rawValue)") }
         if !redirects.isEmpty { parts.append("redirects: \(redirects.count)") }
         if attempts > 1 { parts.append("attempts: \(attempts)") }
-        return parts.joined(separator: "\n")
+        // Redacted first, then escaped: each part stays one line.
+        return parts.map { PrintableText.escaped($0) }.joined(separator: "\n")
     }
 
     /// Masks the secrets of the request in `text` (when the request is known).
@@ -151,7 +161,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     func redacted(by redactor: Redactor) -> NetLayerError {
         var copy = self
         copy.redactor = redactor
-        copy.message = redactor.mask(message)
+        copy.rawMessage = redactor.mask(rawMessage)
         return copy
     }
 
@@ -161,8 +171,15 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     }
 
     /// The body as UTF-8 text, cut to `limit` characters with the total length shown.
-    /// Secrets of the request that the body echoes are masked.
+    /// Secrets of the request that the body echoes are masked. Line breaks are kept; other
+    /// characters a terminal would act on (a lone CR, C1 controls, bidi overrides) are shown
+    /// escaped, as `\u{202E}`. A body holding other control characters is shown as binary.
     public func bodyPreview(limit: Int = 512) -> String? {
+        rawBodyPreview(limit: limit).map { PrintableText.escaped($0, keepingLineBreaks: true) }
+    }
+
+    /// The body preview, masked but not escaped.
+    private func rawBodyPreview(limit: Int) -> String? {
         body.map { BodyText.preview($0, limit: max(0, limit), mask: mask) }
     }
 }
@@ -297,7 +314,7 @@ extension NetLayerError {
         let at = (path.isEmpty ? "" : " at \(path)") + (request.map { " from \($0)" } ?? "")
         var error = NetLayerError(
             .decodingFailed,
-            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.oneLine(BodyText.preview(body, limit: 200, mask: redactor.mask)))"
+            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.preview(body, limit: 200, mask: redactor.mask))"
         )
         error.codingPath = path
         error.body = body
@@ -372,7 +389,7 @@ extension NetLayerError {
     /// The same error with `text` added to its message (` (GET https://…)`).
     func appending(_ text: String) -> NetLayerError {
         var copy = self
-        copy.message += text
+        copy.rawMessage += text
         return copy
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Renders a prepared request as a `curl` command line for a POSIX shell (bash for binary bodies),
-/// redacted like debug output.
+/// Renders a prepared request as a `curl` command line for a POSIX shell (bash for binary bodies and
+/// for words holding control characters, which are written as `$'\x1b'` escapes), redacted like
+/// debug output.
 enum CurlDescription {
     static func make(_ prepared: PreparedRequest, redactor: Redactor) -> String {
         var parts = ["curl"]
@@ -67,8 +68,9 @@ enum CurlDescription {
         return "--data-binary @<(printf %s \(quote(body.base64EncodedString())) | base64 -d)"
     }
 
-    /// Single-quotes a shell word: `it's` → `'it'\''s'`.
+    /// Quotes a shell word: `it's` → `'it'\''s'`, and control characters as escapes (see
+    /// ``PrintableText/shellQuoted(_:)``). Every word of the command passes here, after redaction.
     static func quote(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        PrintableText.shellQuoted(word)
     }
 }

@@ -20,10 +20,12 @@ public struct LogSink: Sendable {
     /// Serialises blocks from concurrent requests so their lines never interleave.
     private static let blockLock = NSLock()
 
-    /// Writes several lines with no other block's lines between them. Each is one physical line:
-    /// a CR or LF inside (from a body or a URL a server chose) is written as `\r` / `\n`.
+    /// Writes several lines with no other block's lines between them. Each is one physical line
+    /// that a terminal only displays: a CR or LF inside (from a body or a URL a server chose) is
+    /// written as `\r` / `\n`, and other controls, bidi overrides and separators as `\u{1B}` (see
+    /// ``PrintableText``). Lines are redacted before they get here.
     func block(_ lines: [String]) {
-        let safe = lines.map(BodyText.oneLine)
+        let safe = lines.map { PrintableText.escaped($0) }
         Self.blockLock.withLock { safe.forEach(write) }
     }
 }

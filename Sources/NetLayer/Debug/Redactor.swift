@@ -68,7 +68,8 @@ struct Redactor: Sendable {
     }
 
     /// Adds secret values and the spellings they travel in: percent-encoded as in a query or form
-    /// and as in a path segment, and JSON-escaped with and without escaped slashes.
+    /// and as in a path segment, JSON-escaped with and without escaped slashes, and as printed once
+    /// its control characters are escaped (text escaped before it is masked still hides it).
     private mutating func add(_ values: [String]) {
         var all = Set(secrets)
         for value in values where value.count >= Self.minimumMaskedLength {
@@ -82,6 +83,7 @@ struct Redactor: Sendable {
                 .replacingOccurrences(of: "\"", with: "\\\"")
             all.insert(escaped)
             all.insert(escaped.replacingOccurrences(of: "/", with: "\\/"))
+            all.insert(PrintableText.escaped(value))
         }
         secrets = all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }

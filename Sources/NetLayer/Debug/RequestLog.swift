@@ -44,15 +44,18 @@ struct RequestLog {
 
     /// A retry about to wait: `↻ retry 2/4 in 0.3 s after 503 Service Unavailable`.
     func retry(
-        attempt: Int, of maximum: Int, after outcome: Result<TransportResponse, NetLayerError>, delay: Duration
+        attempt: Int, of maximum: Int, after outcome: Result<TransportResponse, NetLayerError>,
+        delay: Duration
     ) {
         let cause: String
         switch outcome {
         case .success(let response):
             cause = "\(response.head.statusCode) \(StatusText.reason(response.head.statusCode))"
-        case .failure(let error): cause = redactor.mask(error.message)
+        case .failure(let error): cause = redactor.mask(error.rawMessage)
         }
-        sink.block(["\(Self.prefix) ↻ retry \(attempt)/\(maximum) in \(Self.milliseconds(delay)) after \(cause)"])
+        sink.block([
+            "\(Self.prefix) ↻ retry \(attempt)/\(maximum) in \(Self.milliseconds(delay)) after \(cause)"
+        ])
     }
 
     func response(_ response: ResponseHead, data: Data, duration: Duration) {
@@ -84,7 +87,7 @@ struct RequestLog {
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
         sink.block([
-            "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.message)) · \(Self.milliseconds(duration))"
+            "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.rawMessage)) · \(Self.milliseconds(duration))"
         ])
     }
 

@@ -208,13 +208,6 @@ enum BodyText {
         return String(text.prefix(limit)) + "… (\(data.count) bytes in all)"
     }
 
-    /// The text on one physical line: CR and LF written as `\r` and `\n`, so that text a server sent
-    /// can never start a forged line in a log.
-    static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-    }
-
     static func isPrintable(_ text: String) -> Bool {
         !text.unicodeScalars.contains {
             $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F
