@@ -33,19 +33,25 @@ extension Executor {
     /// The body goes to a temporary file beside `destination`; only after the status passed
     /// validation and the last byte arrived is it moved into place, replacing any file there in one
     /// step (`rename`). On failure or cancellation nothing is left behind — unless `resumable` is
-    /// set and the server gave a validator (a strong `ETag` or a `Last-Modified`): then the partial
-    /// file stays (`.<name>.netlayer-partial` and its `.json` beside it), and the next call with
+    /// set and the server gave a strong validator (a strong `ETag`, or with no `ETag` at all a
+    /// `Last-Modified` that its `Date` places at least 60 s in the past): then the partial file
+    /// stays (`.<name>.netlayer-partial` and its `.json` beside it), and the next call with
     /// `resumable` asks only for the rest with `Range` and `If-Range`. A server that answers 200
     /// instead of 206 (the file changed, or it ignores ranges) gets a full download; a 416 drops the
-    /// partial file and starts over once.
+    /// partial file and starts over once. A 206 is kept only as the rest of a resumed file: its
+    /// `Content-Range` must start where the partial file ends, run to the end of the file and agree
+    /// with itself, the `Content-Length` and the bytes that arrive.
     /// - Parameters:
-    ///   - destination: A file URL; its directory must exist.
+    ///   - destination: A file URL; its directory must exist. Checked before anything is sent.
     ///   - resumable: Keep a partial file to resume from. Default `false`.
     ///   - debug: Print the request and response head. Default `false`.
     /// - Returns: What was written.
-    /// - Throws: ``NetLayerError``: `.fileFailed` when the file cannot be written or moved, and
-    ///   everything a call throws (an unacceptable status carries the body, which is not written;
-    ///   it is thrown as the mapped error when an ``ErrorMapping`` applies).
+    /// - Throws: ``NetLayerError``: `.fileFailed` when the file cannot be written or moved (its
+    ///   directory missing, its name longer than 255 bytes, a directory in its place), or when the
+    ///   server answers 206 to a request without `Range` or with a `Content-Range` that does not
+    ///   continue the partial file; and everything a call throws (an unacceptable status carries
+    ///   the body, which is not written; it is thrown as the mapped error when an ``ErrorMapping``
+    ///   applies).
     public func download(to destination: URL, resumable: Bool = false, debug: Bool = false) async throws
         -> Download
     {
@@ -61,6 +67,8 @@ extension Executor {
         guard destination.isFileURL, !destination.hasDirectoryPath else {
             throw .invalidValue(part: "destination", reason: "\(destination) is not a file URL")
         }
+        // Before anything is sent: a POST that cannot be saved should not reach the server.
+        try DownloadFiles.checkWritable(destination)
         let files = DownloadFiles(destination: destination, resumable: resumable)
         let requestURL = try prepare().request.url.absoluteString
         let resume = resumable ? files.resumePoint(for: requestURL) : nil
@@ -75,11 +83,18 @@ extension Executor {
             })
         call.log?.streamed(call.head, duration: .now - call.start)
         var offset: Int64 = 0
+        // The file's size once written, when a 206's Content-Range tells it.
+        var expectedSize: Int64?
+        if call.head.statusCode == 206 && resume == nil {
+            // Part of a file is not the file: no Range was sent, so nothing can be continued.
+            call.body.cancel()
+            throw .fileFailed(
+                "the server answered 206 Partial Content to a download that asked for the whole file")
+        }
         if let resume {
-            let start =
-                call.head.statusCode == 206
-                ? ContentRange.start(call.head.headerFields["Content-Range"]) : nil
-            if call.head.statusCode == 416 || (call.head.statusCode == 206 && start != resume.offset) {
+            let range =
+                call.head.statusCode == 206 ? ContentRange(call.head.headerFields["Content-Range"]) : nil
+            if call.head.statusCode == 416 || (range.map { $0.first != resume.offset } ?? false) {
                 // The partial file cannot be continued: start over, once.
                 call.body.cancel()
                 files.discard()
@@ -87,9 +102,27 @@ extension Executor {
                 return try await download(
                     to: destination, resumable: resumable, debug: debug, restarted: true)
             }
-            if call.head.statusCode == 206 { offset = resume.offset }
+            if call.head.statusCode == 206 {
+                // Bytes that cannot be placed are never appended, and the partial file is dropped:
+                // resuming it again would only ask the same question again.
+                let checked =
+                    range?.fileSize(contentLength: call.head.headerFields["Content-Length"])
+                    ?? .failure(ContentRange.Contradiction("is malformed"))
+                switch checked {
+                case .success(let size):
+                    offset = resume.offset
+                    expectedSize = size
+                case .failure(let contradiction):
+                    call.body.cancel()
+                    files.discard()
+                    throw .fileFailed(
+                        "the server's 206 answer cannot continue the download: its Content-Range \(contradiction.reason)"
+                    )
+                }
+            }
         }
         var written: Int64 = 0
+        var fileSize: UInt64 = 0
         do {
             let handle = try files.open(appendingAt: offset, head: call.head, url: requestURL)
             defer { try? handle.close() }
@@ -108,6 +141,7 @@ extension Executor {
             }
             await flusher.finish()
             try handle.synchronize()
+            fileSize = try handle.seekToEnd()
         } catch {
             call.body.cancel()
             files.failed()
@@ -119,20 +153,17 @@ extension Executor {
             }
             throw failure(error, in: call)
         }
+        if let expectedSize, fileSize != UInt64(expectedSize) {
+            files.discard()
+            throw .fileFailed(
+                "the server's 206 answer ended the file at \(fileSize) bytes, its Content-Range at \(expectedSize)"
+            )
+        }
         try files.moveIntoPlace()
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)
         return Download(
             fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
             duration: .now - call.start, redirects: call.redirects)
-    }
-}
-
-/// `Content-Range: bytes 100-199/200` → 100.
-enum ContentRange {
-    static func start(_ value: String?) -> Int64? {
-        guard let value, value.lowercased().hasPrefix("bytes ") else { return nil }
-        let range = value.dropFirst(6).prefix { $0 != "/" }
-        return range.split(separator: "-").first.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
     }
 }
 
@@ -150,12 +181,58 @@ struct DownloadFiles {
         self.destination = destination
         self.resumable = resumable
         let directory = destination.deletingLastPathComponent()
-        let name = destination.lastPathComponent
+        let base = Self.hiddenBase(of: destination.lastPathComponent)
         // A stable name when it may be resumed; a unique one otherwise, so two calls never share it.
         let suffix = resumable ? "netlayer-partial" : "netlayer-\(UUID().uuidString.prefix(8))"
-        partial = directory.appendingPathComponent(".\(name).\(suffix)")
-        resumablePartial = directory.appendingPathComponent(".\(name).netlayer-partial")
-        record = directory.appendingPathComponent(".\(name).netlayer-partial.json")
+        partial = directory.appendingPathComponent("\(base).\(suffix)")
+        resumablePartial = directory.appendingPathComponent("\(base).netlayer-partial")
+        record = directory.appendingPathComponent("\(base).netlayer-partial.json")
+    }
+
+    /// The longest file name most file systems take, in bytes (`NAME_MAX`).
+    static let nameMax = 255
+    /// The longest ending added to ``hiddenBase(of:)``.
+    private static let longestSuffix = ".netlayer-partial.json".utf8.count
+
+    /// `.<name>`, the start of the names kept beside the destination `name`. When a name built on it
+    /// would be longer than ``nameMax``, `name` is cut (at a character) and followed by a hash of the
+    /// whole name: still unique, and the same for the same destination, so a resume finds its file.
+    static func hiddenBase(of name: String) -> String {
+        guard 1 + name.utf8.count + longestSuffix > nameMax else { return ".\(name)" }
+        // FNV-1a, not `Hasher`: the name must be the same in the next process.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let tag = String(hash, radix: 16)
+        let suffix = "-" + String(repeating: "0", count: 16 - tag.count) + tag
+        var budget = nameMax - longestSuffix - 1 - suffix.utf8.count
+        var kept = ""
+        for character in name {
+            budget -= character.utf8.count
+            guard budget >= 0 else { break }
+            kept.append(character)
+        }
+        return ".\(kept)\(suffix)"
+    }
+
+    /// Throws unless `destination` can be written: its directory exists, its name fits
+    /// ``nameMax``, and it is not a directory. Checked before the request is sent.
+    static func checkWritable(_ destination: URL) throws(NetLayerError) {
+        let name = destination.lastPathComponent
+        guard name.utf8.count <= nameMax else {
+            throw .fileFailed(
+                "cannot download to \(destination.path): the file name is longer than \(nameMax) bytes")
+        }
+        let directory = destination.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else {
+            throw .fileFailed("cannot download to \(destination.path): \(directory.path) is not a directory")
+        }
+        let type = (try? FileManager.default.attributesOfItem(atPath: destination.path))?[.type]
+        if type as? FileAttributeType == .typeDirectory {
+            throw .fileFailed("cannot download to \(destination.path): it is a directory")
+        }
     }
 
     /// What a resumed request asks for: the partial file's size and the validator it was
@@ -171,6 +248,7 @@ struct DownloadFiles {
         guard let data = try? Data(contentsOf: record),
             var point = try? JSONDecoder().decode(ResumePoint.self, from: data), point.url == url,
             (try? HeaderFields.validatedValue(point.validator, name: "If-Range")) == point.validator,
+            ResumeValidator.isUsable(point.validator),
             let size = (try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? NSNumber,
             size.int64Value > 0
         else {
@@ -190,7 +268,7 @@ struct DownloadFiles {
             guard manager.createFile(atPath: partial.path, contents: nil) else {
                 throw NetLayerError.fileFailed("cannot create \(partial.path) for the download")
             }
-            if resumable, let validator = Self.validator(head) {
+            if resumable, let validator = ResumeValidator.of(head) {
                 let point = ResumePoint(url: url, validator: validator, offset: 0)
                 try JSONEncoder().encode(point).write(to: record, options: .atomic)
             }
@@ -199,12 +277,6 @@ struct DownloadFiles {
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seekToEnd()
         return handle
-    }
-
-    /// A strong ETag, else Last-Modified: what `If-Range` may carry (RFC 9110 §13.1.5).
-    static func validator(_ head: ResponseHead) -> String? {
-        if let etag = head.headerFields["ETag"], !etag.hasPrefix("W/"), etag.hasPrefix("\"") { return etag }
-        return head.headerFields["Last-Modified"]
     }
 
     /// After a failure: keep a resumable partial file, remove anything else.
