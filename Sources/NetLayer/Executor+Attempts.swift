@@ -232,7 +232,9 @@ extension Executor {
             do {
                 next =
                     redirectPolicy.maximum > 0
-                    ? try RedirectRule.next(after: request, response: response.head, policy: redirectPolicy)
+                    ? try RedirectRule.next(
+                        after: request, response: response.head, policy: redirectPolicy,
+                        secrets: resource.options.redaction)
                     : nil
             } catch {
                 response.body.cancel()
@@ -259,12 +261,16 @@ extension Executor {
         _ request: TransportRequest, prepared: PreparedRequest, context: TransportContext,
         start: ContinuousClock.Instant, counting record: AttemptRecord?
     ) async throws(NetLayerError) -> TransportResponse {
+        // An interceptor or an authenticator may have changed the prepared request: check it
+        // before it takes a slot, let alone reaches the transport.
+        if !nothingWrapsTheHops { try request.check() }
         let limiter = resource.limiter
         let slot =
             limiter.admitsAtOnce
             ? nil : try await limiter.admit(deadline: context.timeouts.total.map { start.advanced(by: $0) })
         record?.admitted()
         var hop = context
+        hop.requestIsChecked = true
         if let total = context.timeouts.total {
             let left = total - (ContinuousClock.now - start)
             if left <= .zero {

@@ -96,10 +96,11 @@ extension Executor {
         -> TransportResponse
     {
         let response: TransportResponse
+        var context = TransportContext(timeouts: prepared.timeouts, streamsResponse: streams)
+        // Checked in preparation, and nothing stands between it and the transport.
+        context.requestIsChecked = true
         do {
-            response = try await resource.transport.send(
-                prepared.request,
-                context: TransportContext(timeouts: prepared.timeouts, streamsResponse: streams))
+            response = try await resource.transport.send(prepared.request, context: context)
         } catch {
             throw firstAttemptFailure(error, prepared: prepared)
         }
@@ -163,7 +164,7 @@ extension Executor {
     }
 
     /// No interceptor (the call's, the target's or the resource's) and no authenticator.
-    private var nothingWrapsTheHops: Bool {
+    var nothingWrapsTheHops: Bool {
         interceptors.isEmpty && resource.options.interceptors.isEmpty
             && resource.options.authentication == nil
     }

@@ -217,7 +217,7 @@ final class LineReader: @unchecked Sendable {
             }
             searchFrom = pending.count
             // One byte of room for a CR whose LF has not arrived yet.
-            if pending.count - start > maximumLength + 1 { throw tooLong }
+            if pending.count - start - 1 > maximumLength { throw tooLong }
             if ended {
                 guard pending.count > start else { return nil }
                 if pending.count - start > maximumLength { throw tooLong }

@@ -66,21 +66,28 @@ struct MultipartEncoder: Sendable {
     /// Escapes a field name or filename for its quoted-string: `"`, CR and LF become `%22`, `%0D`,
     /// `%0A` (RFC 7578 §4.2, as browsers do), and a backslash is doubled, as urllib3 and Go's
     /// `mime/multipart` do, because werkzeug, Go and Python's `email` read a quoted backslash as an
-    /// escape. A literal `%22` in a name reads the same as an escaped quote to such parsers.
+    /// escape. A literal `%22` in a name reads the same as an escaped quote to such parsers. The
+    /// other control characters (NUL to 0x1F but HTAB, and DEL) are percent-encoded the same way,
+    /// so no raw control byte reaches a part's header block.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x22 || $0 == 0x0D || $0 == 0x0A || $0 == 0x5C }) else {
-            return text
-        }
+        guard text.utf8.contains(where: needsEscape) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": output += "%22"
-            case "\r": output += "%0D"
-            case "\n": output += "%0A"
             case "\\": output += "\\\\"
+            case _ where scalar.isASCII && needsEscape(UInt8(scalar.value)):
+                let byte = UInt8(scalar.value)
+                output += "%"
+                output.unicodeScalars.append(Unicode.Scalar(PercentEncoding.hexDigit(byte >> 4)))
+                output.unicodeScalars.append(Unicode.Scalar(PercentEncoding.hexDigit(byte & 0x0F)))
             default: output.unicodeScalars.append(scalar)
             }
         }
         return output
+    }
+
+    /// `"`, a backslash, or a control character other than HTAB.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == 0x22 || byte == 0x5C || (byte < 0x20 && byte != 0x09) || byte == 0x7F
     }
 }

@@ -44,7 +44,10 @@ final class EventReader: @unchecked Sendable {
     deinit { stop() }
 
     /// Opens the first connection (reconnecting first if that fails and reconnection is on).
+    /// - Throws: ``NetLayerError/Code/invalidValue`` first for a timeout of zero or less, as any
+    ///   call does, before the deadline it would set is consulted.
     func start() async throws(NetLayerError) {
+        _ = try Timeouts.checked(idle: executor.timeout, total: executor.callResourceTimeout)
         try await connect(after: nil, delay: false)
     }
 

@@ -155,7 +155,7 @@ public struct EventStreamParser: Sendable {
         if valueStart < line.count, line[valueStart] == 0x20 { valueStart += 1 }
         let value = UnsafeBufferPointer(rebasing: line[valueStart..<line.count])
         if Self.equals(name, "data") {
-            if data.count + value.count + 1 > maximumEventSize + 1 { throw tooLarge }
+            if data.count + value.count > maximumEventSize { throw tooLarge }
             data.append(contentsOf: value)
             data.append(0x0A)
         } else if Self.equals(name, "event") {

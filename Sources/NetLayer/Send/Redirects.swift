@@ -11,7 +11,10 @@ import Foundation
 /// - 301 and 302 turn a POST into a GET; 303 turns anything but HEAD into a GET. The body and its
 ///   headers (`Content-Type`, `Content-Length`, `Content-Encoding`, …) are dropped then.
 /// - When the scheme, host or port changes, the ``sensitiveHeaders`` (`Authorization`,
-///   `Proxy-Authorization`, `Cookie`) are removed, so credentials never reach another origin.
+///   `Proxy-Authorization`, `Cookie`) are removed, and so is every header the resource's
+///   ``Redaction`` treats as secret (`X-Api-Key`, …), so credentials never reach another origin.
+/// - A `Location` carrying a user name or password is refused: a server cannot choose the
+///   credentials a request carries (URLSession would turn them into an `Authorization` header).
 /// - A redirect from `https` to `http` is refused unless ``allowsInsecureRedirects``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects one call follows; one more throws ``NetLayerError/Code/tooManyRedirects``.
@@ -21,8 +24,8 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Whether an `https` → `http` redirect is followed. Default `false`: it would send the request,
     /// and the response, in clear text.
     public var allowsInsecureRedirects: Bool
-    /// Headers removed when a redirect leaves the origin (scheme, host or port). Names compare
-    /// case-insensitively.
+    /// Headers removed when a redirect leaves the origin (scheme, host or port), besides those the
+    /// resource's ``Redaction`` treats as secret. Names compare case-insensitively.
     public var sensitiveHeaders: Set<String>
 
     /// Creates a policy; every argument defaults to ``default``'s value.
@@ -71,11 +74,13 @@ enum RedirectRule {
         "Transfer-Encoding", "Digest", "Content-Digest",
     ]
 
-    /// The request to send next, or nil when `response` is not a redirect to follow.
-    /// - Throws: ``NetLayerError`` `.redirectRefused` for a `Location` that is not an http(s) URL or
-    ///   an insecure downgrade.
+    /// The request to send next, or nil when `response` is not a redirect to follow. `secrets`
+    /// names the headers dropped, with the policy's, when the redirect leaves the origin.
+    /// - Throws: ``NetLayerError`` `.redirectRefused` for a `Location` that is not an http(s) URL,
+    ///   that carries a user name or password, or that is an insecure downgrade.
     static func next(
-        after request: TransportRequest, response: ResponseHead, policy: RedirectPolicy
+        after request: TransportRequest, response: ResponseHead, policy: RedirectPolicy,
+        secrets: Redaction = .none
     ) throws(NetLayerError) -> (request: TransportRequest, redirect: Redirect)? {
         guard isFollowed(response.statusCode),
             let location = response.headerFields["Location"]
@@ -88,6 +93,11 @@ enum RedirectRule {
         else {
             throw .redirectRefused(
                 "\(response.statusCode) redirect to \(location.debugDescription), which is not an http(s) URL"
+            )
+        }
+        if resolved.user != nil || resolved.password != nil {
+            throw .redirectRefused(
+                "\(response.statusCode) redirect to a Location on \(resolved.host ?? "") that carries a user name or password"
             )
         }
         if from.scheme?.lowercased() == "https" && scheme == "http" && !policy.allowsInsecureRedirects {
@@ -115,7 +125,8 @@ enum RedirectRule {
             for name in contentHeaders { next.headerFields.remove(name) }
         }
         if !sameOrigin(from, target) {
-            for field in next.headerFields where policy.sensitiveHeaders.contains(field.name.lowercased()) {
+            for field in next.headerFields
+            where policy.sensitiveHeaders.contains(field.name.lowercased()) || secrets.isSecret(field.name) {
                 next.headerFields.remove(field.name)
             }
         }

@@ -13,11 +13,14 @@ public struct RequestBody: Sendable, Hashable {
         /// A byte range of a regular local file, read when the request is sent.
         case file(URL, range: Range<Int64>)
 
-        /// The segment's length in bytes.
+        /// The segment's length in bytes; a file range too long for `Int64` (one starting below
+        /// zero, which a body refuses anyway) counts as `Int64.max`.
         public var length: Int64 {
             switch self {
             case .bytes(let data): Int64(data.count)
-            case .file(_, let range): Int64(range.count)
+            case .file(_, let range):
+                range.upperBound.subtractingReportingOverflow(range.lowerBound).overflow
+                    ? .max : range.upperBound - range.lowerBound
             }
         }
     }
@@ -39,7 +42,8 @@ public struct RequestBody: Sendable, Hashable {
 
     /// Segments sent one after the other; adjacent byte segments are joined.
     /// - Throws: ``NetLayerError/Code/encodingFailed`` for a file segment that is not a regular local
-    ///   file or whose range reaches past the file's end.
+    ///   file or whose range reaches past the file's end, or segments longer than `Int64.max` bytes
+    ///   together (a length no `Content-Length` can state).
     public init(segments: [Segment]) throws(NetLayerError) {
         var joined: [Segment] = []
         var total: Int64 = 0
@@ -58,7 +62,13 @@ public struct RequestBody: Sendable, Hashable {
             } else {
                 joined.append(segment)
             }
-            total += segment.length
+            let (sum, overflow) = total.addingReportingOverflow(segment.length)
+            if overflow {
+                throw .encodingFailed(
+                    "the body's segments are longer than \(Int64.max) bytes together, more than a Content-Length can state"
+                )
+            }
+            total = sum
         }
         self.segments = joined
         self.length = total

@@ -56,6 +56,25 @@ public struct TransportRequest: Sendable, Hashable {
     }
 }
 
+extension TransportRequest {
+    /// Checks what code outside NetLayer's preparation may have set (an interceptor, an
+    /// authenticator, a caller of a transport): the method is a token, the URL is http(s) with a
+    /// host, and every header field is one a caller may set (a token name, not a framing header,
+    /// no control character but HTAB in the value).
+    /// - Throws: ``NetLayerError`` `.invalidMethod`, `.invalidURL` or `.invalidHeader`; nothing
+    ///   is sent then.
+    func check() throws(NetLayerError) {
+        guard method.isValid else { throw .invalidMethod(method) }
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw .invalidURL(
+                part: "scheme", value: scheme,
+                reason: "a request is sent only to an http or https URL with a host")
+        }
+        for field in headerFields { _ = try HeaderFields.validated(name: field.name, value: field.value) }
+    }
+}
+
 /// The status line and header fields of a response, and the URL that gave it.
 public struct ResponseHead: Sendable {
     /// The HTTP status code.

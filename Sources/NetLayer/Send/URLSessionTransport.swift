@@ -107,13 +107,18 @@ public final class URLSessionTransport: Transport {
     /// `data(for:)` or `upload(for:fromFile:)` call without a delegate-queue hop. Every other call
     /// is a delegate-driven task whose body streams through a bounded buffer. File bodies are
     /// uploaded from the file (a whole file) or from a spooled copy (ranges, multipart with files).
-    /// - Throws: `URLError` from the session, ``NetLayerError/Code/timedOut`` when a limit elapses,
+    /// - Throws: `URLError` from the session, ``NetLayerError/Code/invalidMethod``,
+    ///   ``NetLayerError/Code/invalidURL`` or ``NetLayerError/Code/invalidHeader`` for a request
+    ///   that may not be sent (see ``TransportRequest``), ``NetLayerError/Code/timedOut`` when a limit elapses,
     ///   ``NetLayerError/Code/invalidValue`` for a limit of zero or less (longer than
     ///   ``Timeouts/maximum`` is clamped), ``NetLayerError/Code/encodingFailed`` when a body file
     ///   cannot be read, `CancellationError` when the calling task is cancelled.
     public func send(_ request: TransportRequest, context: TransportContext) async throws -> TransportResponse
     {
         try Task.checkCancellation()
+        // A request the executor did not check (a caller of the transport built it) is checked
+        // here: nothing unchecked reaches the request line or the header block.
+        if !context.requestIsChecked { try request.check() }
         // Checked here too, for callers that use the transport directly.
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
