@@ -250,6 +250,112 @@ extension WireTests {
                     == Timeouts.maximum)
         }
 
+        // MARK: Params
+
+        /// Run in a child process: before the fix, making the target overflowed the stack. The
+        /// value is leaked on purpose (releasing 200,000 levels recurses too; not under test).
+        @Test func deeplyNestedTargetParamsAreRefusedNotACrash() async {
+            await #expect(processExitsWith: .success) {
+                var value: ParamValue = "leaf"
+                for _ in 0..<200_000 { value = .dictionary(["a": value]) }
+                _ = Unmanaged.passRetained(LeakedParam(value))
+                let api = Resource(protocol: .http, domain: "127.0.0.1:9")
+                let target = EchoTarget(resource: api, path: "/x", params: ["deep": value])
+                var code: NetLayerError.Code?
+                do { _ = try target.makeExecutor().prepare() } catch let error as NetLayerError {
+                    code = error.code
+                } catch {}
+                exit(code == .encodingFailed ? 0 : 3)
+            }
+        }
+
+        @Test func targetParamsOneLevelTooDeepAreRefusedByEveryCall() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            var value: ParamValue = "leaf"
+            for _ in 0...ParamCheck.maximumDepth { value = .array([value]) }
+            let target = TestAPI(server: server).target(path, params: ["deep": value])
+            let error = await #expect(throws: NetLayerError.self) {
+                try await target.makeExecutor().execute()
+            }
+            #expect(error?.code == .encodingFailed)
+            #expect(server.requests(path: path).isEmpty)
+        }
+
+        @Test(arguments: [
+            Double.nan, .infinity, -.infinity, 1e300, -13_190_860_801, -63_113_904_000, 252_423_993_600,
+        ])
+        func aDateNoISO8601TextCanCarryIsRefused(_ interval: Double) async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let date = Date(timeIntervalSinceReferenceDate: interval)
+            let api = TestAPI(server: server)
+            for executor in [
+                api.target(path).makeExecutor(params: ["since": date]),
+                api.target(path).makeExecutor(method: .post, params: ["since": date]),
+                api.target(path + "/:when").makeExecutor(pathParts: ["when": date]),
+            ] {
+                let error = await #expect(throws: NetLayerError.self) { try await executor.execute() }
+                #expect(error?.code == .encodingFailed || error?.code == .invalidPathPart)
+            }
+            #expect(server.requests(path: path).isEmpty)
+        }
+
+        @Test func datesFromYear1583ToYear9999AreSentAsISO8601() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            try await TestAPI(server: server).target(path).makeExecutor(params: [
+                "first": Date(timeIntervalSinceReferenceDate: -13_190_860_800),
+                "last": Date(timeIntervalSinceReferenceDate: 252_423_993_599),
+                "now": Date(timeIntervalSinceReferenceDate: 786_000_000.25),
+            ]).execute()
+            let query = try #require(server.requests(path: path).first?.rawQuery)
+            #expect(
+                query == "first=1583-01-01T00%3A00%3A00Z&last=9999-12-31T23%3A59%3A59Z"
+                    + "&now=2025-11-28T05%3A20%3A00.250Z")
+        }
+
+        // MARK: Descriptions of public values
+
+        @Test func publicValuesPrintNoSecretAndNoRawControl() throws {
+            let url = try #require(URL(string: "http://u:pw-SECRET1@127.0.0.1:9/x?api_key=sk-SECRET2&q=1"))
+            let request = TransportRequest(
+                method: .get, url: url,
+                headerFields: HeaderFields(received: [
+                    (name: "Authorization", value: "Bearer sk-SECRET3"),
+                    (name: "X-Evil", value: "a\u{1B}[2Jb"),
+                ]))
+            let redirect = Redirect(
+                statusCode: 302, from: url,
+                to: try #require(URL(string: "http://127.0.0.1:9/b?token=sk-SECRET4")),
+                method: .get)
+            let head = ResponseHead(
+                statusCode: 200,
+                headerFields: HeaderFields(received: [(name: "Set-Cookie", value: "session=sk-SECRET5")]),
+                url: url)
+            let response = Response(
+                value: "ok", data: Data("ok".utf8), head: head, sentRequest: request,
+                duration: .milliseconds(5),
+                redirects: [redirect])
+            var dumped = ""
+            dump(response, to: &dumped)
+            let texts = [
+                "\(request)", String(reflecting: request), "\(redirect)", "\(head)",
+                "\(request.headerFields)",
+                "\(response)", String(reflecting: response), dumped, "\(HTTPMethod(rawValue: "GE\u{1B}T"))",
+            ]
+            for text in texts {
+                #expect(!text.contains("SECRET"), "\(text)")
+                #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "\(text)")
+            }
+            #expect("\(request)".contains("GET http://127.0.0.1:9/x?api_key=<redacted>&q=1"))
+            #expect("\(request)".contains("X-Evil: a\\u{1B}[2Jb"))
+            #expect(
+                "\(redirect)"
+                    == "302 http://127.0.0.1:9/x?api_key=<redacted>&q=1 → GET http://127.0.0.1:9/b?token=<redacted>"
+            )
+        }
+
         // MARK: Redirect targets
 
         @Test func aRedirectWhoseLocationCarriesCredentialsIsRefused() async throws {
@@ -305,4 +411,10 @@ extension WireTests {
             #expect(server.requests(path: to).first?.header("X-Api-Key") == "k-very-secret-1234")
         }
     }
+}
+
+/// Holds a param value that is never released (see `deeplyNestedTargetParamsAreRefusedNotACrash`).
+final class LeakedParam: Sendable {
+    let value: ParamValue
+    init(_ value: ParamValue) { self.value = value }
 }

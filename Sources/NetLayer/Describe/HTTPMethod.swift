@@ -42,8 +42,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `TRACE`.
     public static let trace = HTTPMethod(rawValue: "TRACE")
 
-    /// The method token.
-    public var description: String { rawValue }
+    /// The method token; a method that is not a token (which is never sent) shows its control
+    /// characters escaped, so a message that names it cannot forge a log line.
+    public var description: String { PrintableText.escaped(rawValue) }
 
     /// Methods whose params travel in the query string and which never carry a params body.
     var sendsParamsInQuery: Bool {

@@ -116,11 +116,22 @@ extension Decimal: ParamConvertible {
 
 extension Date: ParamConvertible {
     /// ISO 8601 in UTC, with fractional seconds only when the date has them:
-    /// `2026-11-21T09:30:00Z`, `2026-11-21T09:30:00.250Z`.
+    /// `2026-11-21T09:30:00Z`, `2026-11-21T09:30:00.250Z`. Only dates from 1583 to 9999 are
+    /// written: ISO 8601 uses the Gregorian calendar, whose earlier dates need an agreement between
+    /// the parties (and Foundation writes them in the Julian calendar, days apart), and 5-digit
+    /// years need an extension. A date outside, or made from a non-finite interval, makes a call
+    /// throw ``NetLayerError/Code/encodingFailed`` instead of sending a made-up date.
     public var paramValue: ParamValue {
-        let whole = timeIntervalSinceReferenceDate.rounded(.down) == timeIntervalSinceReferenceDate
+        let interval = timeIntervalSinceReferenceDate
+        guard Self.writableIntervals.contains(interval) else {
+            return .number(ParamCheck.unwritableDate + "\(interval) s from 2001-01-01")
+        }
+        let whole = interval.rounded(.down) == interval
         return .string(formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)))
     }
+
+    /// From 1583-01-01T00:00:00Z up to, not including, 10000-01-01T00:00:00Z (NaN is outside).
+    private static let writableIntervals: Range<TimeInterval> = -13_190_860_800..<252_423_993_600
 }
 
 extension UUID: ParamConvertible {

@@ -236,6 +236,10 @@ enum ParamCheck {
     /// recursive encoder.
     static let maximumDepth = 64
 
+    /// How `Date.paramValue` marks a date no ISO 8601 text can carry (not a JSON number, so it is
+    /// refused with the others).
+    static let unwritableDate = "a date outside the years 1583–9999: "
+
     /// - Throws: ``NetLayerError`` `.encodingFailed` for a number that is not finite (`nan`, `inf`):
     ///   no query, form, multipart or JSON can carry it; and for nesting deeper than
     ///   ``maximumDepth``.
@@ -283,6 +287,9 @@ enum ParamCheck {
     private static func check(_ value: ParamValue, path: String, depth: Int) throws(NetLayerError) {
         switch value {
         case .number(let text):
+            if text.hasPrefix(unwritableDate) {
+                throw .encodingFailed("param \(path) is \(text), which cannot be written as ISO 8601")
+            }
             if !JSONParams.isJSONNumber(text) {
                 throw .encodingFailed(
                     "param \(path) is \(text), which is not a finite number and cannot be sent")

@@ -60,15 +60,19 @@ final class TargetDefaults: Sendable {
             try URLBuilder.url(base: base, path: filled, query: "", cache: resource.parsedURLs)
         }
         self.plainURL = plainURL
+        // Checked before anything encodes them: params nested past `ParamCheck.maximumDepth` would
+        // overflow the stack of the (recursive) encoder, and non-finite numbers are refused anyway.
+        let checked = Result { () throws(NetLayerError) in try ParamCheck.numbers(in: merged) }
         self.plainQueryURL =
             FormEncoder.hasValues(merged)
             ? Result { () throws(NetLayerError) in
-                try URLBuilder.url(
+                try checked.get()
+                return try URLBuilder.url(
                     base: base, path: filled, params: merged,
                     form: FormEncoder(options: resource.options.paramStyle), cache: resource.parsedURLs)
             } : plainURL
         if case .success(let url)? = plainQueryURL, case .success(let fields) = self.headers,
-            fields["Content-Type"] == nil, (try? ParamCheck.numbers(in: merged)) != nil
+            fields["Content-Type"] == nil, case .success = checked
         {
             queryCall = (url, fields)
         } else {
