@@ -111,6 +111,8 @@ extension Executor {
                 delay: delay)
             do { try await Task.sleep(for: delay) } catch { throw .cancelled }
             interceptorContext.attempt += 1
+            // Progress describes the attempt whose body the call returns, not the rejected one.
+            context.progress?.restart()
         }
     }
 

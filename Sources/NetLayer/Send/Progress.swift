@@ -12,7 +12,9 @@ public struct TransferProgress: Sendable, Hashable {
 
     /// Which way the bytes go.
     public let direction: Direction
-    /// Bytes sent or received so far; never decreases within one call.
+    /// Bytes sent or received so far; never decreases within one attempt. A call its retry policy
+    /// sends again starts again from the new attempt's first byte, so the last event describes the
+    /// body the call returns.
     public let completedBytes: Int64
     /// The total, when known (the request body's length; the response's `Content-Length`).
     public let expectedBytes: Int64?
@@ -55,6 +57,9 @@ public final class ProgressReporter: Sendable {
         state.report(.download, completed: received, expected: expected, finished: false)
     }
 
+    /// A retry begins: the next events count the new attempt's bytes, from zero.
+    func restart() { state.reset() }
+
     /// The final events: the upload (when there was a body) and the download, each once.
     func finish(uploaded: Int64?, downloaded: Int64) {
         if let uploaded { state.report(.upload, completed: uploaded, expected: uploaded, finished: true) }
@@ -72,6 +77,9 @@ final class ProgressState: @unchecked Sendable {
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
+
+    /// Forgets what was reported: a new attempt's events start from zero.
+    func reset() { lock.withLock { last = [:] } }
 
     func report(_ direction: TransferProgress.Direction, completed: Int64, expected: Int64?, finished: Bool) {
         lock.withLock {

@@ -50,7 +50,9 @@ extension LoopbackResponse {
             var offset = body.startIndex
             if let pieceLengths {
                 for length in pieceLengths where offset < body.endIndex {
-                    let end = min(body.endIndex, offset + max(0, length))
+                    // Compared before adding: `offset + length` overflows for a length near Int.max.
+                    let end =
+                        max(0, length) >= body.endIndex - offset ? body.endIndex : offset + max(0, length)
                     pieces.append(body.subdata(in: offset..<end))
                     offset = end
                 }
@@ -58,7 +60,8 @@ extension LoopbackResponse {
                 return pieces
             }
             while offset < body.endIndex {
-                let end = min(body.endIndex, offset + max(1, pieceSize))
+                let end =
+                    max(1, pieceSize) >= body.endIndex - offset ? body.endIndex : offset + max(1, pieceSize)
                 pieces.append(body.subdata(in: offset..<end))
                 offset = end
             }
