@@ -279,14 +279,19 @@ extension Executor {
 
     /// Reads the whole body of an opened call.
     @inline(__always)
-    func collect(_ call: OpenedCall) async throws(NetLayerError) -> Exchange {
+    /// Reads an opened call's whole body, at most `limit` bytes.
+    /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit`, or the read's error.
+    func collect(_ call: OpenedCall, upTo limit: Int = .max) async throws(NetLayerError) -> Exchange {
         let data: Data
         do {
             // A body already in memory (every call the transport read whole) needs no async call.
             if let buffered = try call.body.takeBuffered() {
+                if buffered.count > limit {
+                    throw NetLayerError(.responseTooLarge, "the response body is longer than \(limit) bytes")
+                }
                 data = buffered
             } else {
-                data = try await call.body.collect()
+                data = try await call.body.collect(upTo: limit)
             }
         } catch {
             throw failure(error, in: call)
@@ -303,6 +308,10 @@ extension Executor {
     @inline(__always)
     func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
         defer { progressEnded?() }
+        if let limit = resource.options.maximumResponseSize {
+            // Read as it arrives, so the transfer stops at the limit instead of after the whole body.
+            return try await collect(try await open(debug: debug, streams: true), upTo: max(0, limit))
+        }
         if !debug, progressHandler == nil, sendsDirectly { return try await exchangeDirectly() }
         return try await collect(try await open(debug: debug, streams: false))
     }

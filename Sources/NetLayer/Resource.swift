@@ -76,7 +76,7 @@ open class Resource: @unchecked Sendable {
     ///     ``NetLayerError/Code/invalidValue``). Default `nil`.
     ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
     ///     owned by this resource.
-    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:)``.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``.
     public init(
         protocol scheme: URLScheme = .https,
         domain: String,

@@ -49,6 +49,14 @@ public struct ResourceOptions: Sendable {
     public var retryBudget: RetryBudget
     /// Adds credentials to every attempt and refreshes them once per 401 wave. Default `nil`.
     public var authentication: Authentication?
+    /// The most body bytes a call that collects the whole body (`execute`, `response`) accepts:
+    /// past it the transfer is cancelled and the call throws
+    /// ``NetLayerError/Code/responseTooLarge``, so a server that sends an endless body cannot fill
+    /// the memory. Such calls then read the body as it arrives instead of in one piece, which costs
+    /// a little CPU per call. Default `nil`: no limit (as URLSession), the fastest path. A negative
+    /// value counts as 0. `stream()`, `lines()`, `events()` and `download(to:)` are not affected:
+    /// they never hold more than their buffer.
+    public var maximumResponseSize: Int?
 
     /// Sorted keys, so the same value always encodes to the same bytes; slashes unescaped.
     public static var defaultEncoder: JSONEncoder {
@@ -74,7 +82,8 @@ public struct ResourceOptions: Sendable {
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
         retryBudget: RetryBudget = .default,
-        authentication: Authentication? = nil
+        authentication: Authentication? = nil,
+        maximumResponseSize: Int? = nil
     ) {
         self.encoder = encoder
         self.decoder = decoder
@@ -92,6 +101,7 @@ public struct ResourceOptions: Sendable {
         self.retryPolicy = retryPolicy
         self.retryBudget = retryBudget
         self.authentication = authentication
+        self.maximumResponseSize = maximumResponseSize
     }
 
     /// The former name of ``paramStyle``.
@@ -101,7 +111,7 @@ public struct ResourceOptions: Sendable {
         set { paramStyle = newValue }
     }
 
-    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:)``,
+    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``,
     /// with `encoding:` for `paramStyle:`.
     @available(*, deprecated, message: "`encoding:` is now `paramStyle:`")
     public init(
