@@ -15,8 +15,11 @@ public protocol Authenticator: Sendable {
     func authenticate(_ request: inout TransportRequest) async throws
 
     /// Obtains new credentials (refresh an OAuth token, ask for a new session). Never called by
-    /// two calls at once for the same ``Authentication``.
-    /// - Throws: Anything; every call waiting for this refresh fails with
+    /// two calls at once for the same ``Authentication``. Bounded by
+    /// ``Authentication/refreshTimeout`` (default 60 s): when it elapses the refresh is cancelled
+    /// and fails with ``NetLayerError/Code/timedOut``.
+    /// - Throws: Anything; every call waiting for this refresh (including a call that started
+    ///   while it ran, which is then not sent) fails with
     ///   ``NetLayerError/Code/authenticationFailed`` carrying the error as
     ///   ``NetLayerError/underlying``.
     func refresh() async throws
@@ -42,29 +45,64 @@ extension Authenticator {
 public final class Authentication: Sendable {
     /// The authenticator.
     public let authenticator: any Authenticator
+    /// The longest one refresh may run (see ``init(_:refreshTimeout:)``), after clamping.
+    public let refreshTimeout: Duration
     private let flight = RefreshFlight()
+    /// Why ``refreshTimeout`` cannot be used, or `nil`.
+    private let problem: NetLayerError?
+
+    /// The default ``refreshTimeout``: 60 s. Long enough for a token endpoint on a slow network
+    /// (URLSession's own default request timeout), short enough that a refresh that hangs does not
+    /// hold every call of the service for minutes.
+    public static let defaultRefreshTimeout: Duration = .seconds(60)
 
     /// Wraps `authenticator`.
-    public init(_ authenticator: any Authenticator) {
+    /// - Parameters:
+    ///   - authenticator: Adds and renews the credentials.
+    ///   - refreshTimeout: The longest one ``Authenticator/refresh()`` may run. Default
+    ///     ``defaultRefreshTimeout`` (60 s). When it elapses the refresh is cancelled and counts
+    ///     as failed: every call waiting for it throws ``NetLayerError/Code/authenticationFailed``
+    ///     whose ``NetLayerError/underlying`` is a ``NetLayerError/Code/timedOut`` error, and a
+    ///     later rejection refreshes anew. Zero or less makes every call throw
+    ///     ``NetLayerError/Code/invalidValue`` (nothing is sent); more than ``Timeouts/maximum`` is
+    ///     clamped to it.
+    public init(
+        _ authenticator: any Authenticator, refreshTimeout: Duration = Authentication.defaultRefreshTimeout
+    ) {
         self.authenticator = authenticator
+        if refreshTimeout <= .zero {
+            problem = .invalidValue(
+                part: "authentication.refreshTimeout", reason: "\(refreshTimeout) is zero or less")
+        } else {
+            problem = nil
+        }
+        self.refreshTimeout = min(refreshTimeout, Timeouts.maximum)
     }
 
     /// A bearer token (`Authorization: Bearer …`) renewed by `refresh`, which receives the token
     /// that was rejected and returns the next one.
+    /// - Parameter refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
+    ///   Default ``defaultRefreshTimeout`` (60 s).
     public static func bearer(
-        token: String, refresh: @escaping @Sendable (_ rejected: String) async throws -> String
+        token: String, refreshTimeout: Duration = Authentication.defaultRefreshTimeout,
+        refresh: @escaping @Sendable (_ rejected: String) async throws -> String
     ) -> Authentication {
-        Authentication(BearerAuthenticator(token: token, refresh: refresh))
+        Authentication(BearerAuthenticator(token: token, refresh: refresh), refreshTimeout: refreshTimeout)
     }
 
     /// A bearer token kept in your own store: `currentToken` is read for every attempt, and
     /// `refresh` (called once per rejection wave, with the token that was rejected) updates the
     /// store. One source of truth, no copy inside NetLayer.
+    /// - Parameter refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
+    ///   Default ``defaultRefreshTimeout`` (60 s).
     public static func bearer(
         currentToken: @escaping @Sendable () async throws -> String,
+        refreshTimeout: Duration = Authentication.defaultRefreshTimeout,
         refresh: @escaping @Sendable (_ rejected: String) async throws -> Void
     ) -> Authentication {
-        Authentication(StoredBearerAuthenticator(currentToken: currentToken, renew: refresh))
+        Authentication(
+            StoredBearerAuthenticator(currentToken: currentToken, renew: refresh),
+            refreshTimeout: refreshTimeout)
     }
 
     /// HTTP Basic credentials (RFC 7617, UTF-8). They cannot be renewed, so a 401 is not a
@@ -81,6 +119,7 @@ public final class Authentication: Sendable {
     func run(
         _ request: TransportRequest, next: @Sendable (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
+        if let problem { throw problem }
         // A call made by the refresh itself (a token endpoint on the same service) must not wait
         // for that refresh, nor start another one.
         if RefreshFlight.current == ObjectIdentifier(flight) { return try await next(request) }
@@ -88,7 +127,7 @@ public final class Authentication: Sendable {
         let response = try await next(try await authenticated(request))
         guard authenticator.isRejection(response.head) else { return response }
         response.body.cancel()
-        try await flight.refresh(after: sent, with: authenticator)
+        try await flight.refresh(after: sent, with: authenticator, timeout: refreshTimeout)
         // The refresh helps every later call; this one cannot be replayed byte for byte.
         if let problem = request.body?.replayProblem {
             throw NetLayerError.authenticationFailed(
@@ -134,8 +173,10 @@ extension Authentication: Interceptor {
 /// refresh that makes generation *g + 1*; a call rejected with older credentials than the newest
 /// just replays. A refresh that fails fails every call of its wave, including those whose
 /// rejection arrives after it failed: they were sent before it ended, so they share its failure
-/// instead of starting another refresh with credentials already known to be bad. A call sent
-/// after the failure may refresh again (the app may have signed in anew).
+/// instead of starting another refresh with credentials already known to be bad, and so do calls
+/// that waited for it before being sent (they are not sent). A refresh is bounded by a timeout,
+/// after which it is cancelled and fails, so a hung refresh cannot hold later calls forever. A
+/// call sent after the failure may refresh again (the app may have signed in anew).
 final class RefreshFlight: Sendable {
     private struct State {
         var generation = 0
@@ -160,17 +201,24 @@ final class RefreshFlight: Sendable {
     var count: Int { state.withLock { $0.count } }
 
     /// The generation to attempt with, after any refresh in flight ends.
+    /// - Throws: ``NetLayerError/Code/authenticationFailed`` when the refresh waited for failed
+    ///   (or ran out of its refresh timeout): this call shares that failure, unsent, rather than
+    ///   going out with credentials known to be bad and starting another refresh;
+    ///   ``NetLayerError/Code/cancelled`` when the caller is cancelled while waiting.
     func settled() async throws(NetLayerError) -> Sent {
         if let task = state.withLock({ $0.inFlight }) {
-            _ = try? await Self.value(of: task)
-            if Task.isCancelled { throw .cancelled }
+            let outcome = try await Self.outcome(of: task)
+            if case .failure(let error) = outcome { throw Self.failure(error) }
         }
         return state.withLock { Sent(generation: $0.generation, landings: $0.landings) }
     }
 
     /// Makes sure credentials newer than the ones `sent` carried exist, refreshing at most once
-    /// per generation.
-    func refresh(after sent: Sent, with authenticator: any Authenticator) async throws(NetLayerError) {
+    /// per generation. A refresh runs for at most `timeout`; then it is cancelled and fails with
+    /// ``NetLayerError/Code/timedOut``.
+    func refresh(
+        after sent: Sent, with authenticator: any Authenticator, timeout: Duration
+    ) async throws(NetLayerError) {
         let shared: Result<Task<Void, any Error>?, any Error> = state.withLock { state in
             if state.generation > sent.generation { return .success(nil) }
             if let running = state.inFlight { return .success(running) }
@@ -180,10 +228,17 @@ final class RefreshFlight: Sendable {
             let flight = state.count
             let id = ObjectIdentifier(self)
             // The refresh itself settles the flight, so a waiter that is cancelled (and leaves
-            // early) neither ends the flight for the others nor loses the new generation.
+            // early) neither ends the flight for the others nor loses the new generation. It is
+            // bounded by `timeout`, so a refresh that hangs cannot hold every later call.
             let running = Task<Void, any Error> {
                 do {
-                    try await RefreshFlight.$current.withValue(id) { try await authenticator.refresh() }
+                    try await RefreshFlight.$current.withValue(id) {
+                        try await DeadlineRace.run(
+                            until: .now + timeout, total: nil,
+                            timedOut:
+                                "the refresh did not finish within its refresh timeout of \(timeout.formattedSeconds)"
+                        ) { try await authenticator.refresh() }
+                    }
                 } catch {
                     land(flight, failure: error)
                     throw error
@@ -193,25 +248,20 @@ final class RefreshFlight: Sendable {
             state.inFlight = running
             return .success(running)
         }
-        let outcome: Result<Void, any Error>
         switch shared {
         case .failure(let error):
-            outcome = .failure(error)
+            throw Self.failure(error)
         case .success(nil):
             return
         case .success(let task?):
-            do {
-                try await Self.value(of: task)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
+            if case .failure(let error) = try await Self.outcome(of: task) { throw Self.failure(error) }
         }
-        if Task.isCancelled { throw .cancelled }
-        if case .failure(let error) = outcome {
-            if let known = error as? NetLayerError, known.code == .cancelled { throw known }
-            throw .authenticationFailed("refreshing the credentials failed", underlying: error)
-        }
+    }
+
+    /// The error a call throws for a refresh that failed with `error`.
+    private static func failure(_ error: any Error) -> NetLayerError {
+        if let known = error as? NetLayerError, known.code == .cancelled { return known }
+        return .authenticationFailed("refreshing the credentials failed", underlying: error)
     }
 
     /// Ends flight number `flight`: no refresh in flight any more, and a new generation when it
@@ -226,22 +276,29 @@ final class RefreshFlight: Sendable {
         }
     }
 
-    /// The task's value, or `CancellationError` as soon as the waiting task is cancelled (the
-    /// refresh itself goes on for the others).
-    private static func value(of task: Task<Void, any Error>) async throws {
-        let gate = OnceResult<Void>()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<Void, any Error>) in
-                gate.set(continuation)
-                Task {
-                    let result = await task.result
-                    gate.resume(with: result)
+    /// How the refresh `task` ended. Throws ``NetLayerError/Code/cancelled`` as soon as the
+    /// waiting task is cancelled (the refresh itself goes on for the others). The continuation is
+    /// resumed exactly once, by whichever comes first.
+    private static func outcome(
+        of task: Task<Void, any Error>
+    ) async throws(NetLayerError) -> Result<Void, any Error> {
+        let gate = OnceResult<Result<Void, any Error>>()
+        let outcome: Result<Void, any Error>
+        do {
+            outcome = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation {
+                    (continuation: CheckedContinuation<Result<Void, any Error>, any Error>) in
+                    gate.set(continuation)
+                    Task { gate.resume(with: .success(await task.result)) }
                 }
+            } onCancel: {
+                gate.resume(with: .failure(NetLayerError.cancelled))
             }
-        } onCancel: {
-            gate.resume(with: .failure(CancellationError()))
+        } catch {
+            throw .cancelled
         }
+        if Task.isCancelled { throw .cancelled }
+        return outcome
     }
 }
 

@@ -10,10 +10,11 @@ enum DeadlineRace {
     /// - Parameters:
     ///   - deadline: `nil`: no bound; the operation runs inline, without a task.
     ///   - total: The call's total deadline as given, for the error message.
+    ///   - timedOut: The reason the timed-out error gives; default: the total deadline elapsed.
     /// - Throws: The operation's error, `NetLayerError.timedOut` at the deadline, or
     ///   `NetLayerError.cancelled` when the caller is cancelled first.
     static func run<Value: Sendable>(
-        until deadline: ContinuousClock.Instant?, total: Duration?,
+        until deadline: ContinuousClock.Instant?, total: Duration?, timedOut reason: String? = nil,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         guard let deadline else { return try await operation() }
@@ -22,7 +23,8 @@ enum DeadlineRace {
         let timer = Task {
             do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
             let elapsed = total.map { "the total deadline of \($0.formattedSeconds) elapsed" }
-            gate.resume(with: .failure(NetLayerError.timedOut(elapsed ?? "the total deadline elapsed")))
+            gate.resume(
+                with: .failure(NetLayerError.timedOut(reason ?? elapsed ?? "the total deadline elapsed")))
         }
         defer {
             timer.cancel()
