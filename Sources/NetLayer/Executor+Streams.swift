@@ -118,15 +118,24 @@ extension Executor {
 }
 
 /// Reads an opened call's body for a stream; maps errors and ends progress. Unchecked Sendable:
-/// the iterator is used by the stream's one consumer, one `next()` at a time.
+/// the iterator is used by the stream's one consumer (the iterator that claimed the stream), one
+/// `next()` at a time; `state` is guarded by `lock`, as ``stop()`` may run on another thread.
 final class BodyReader: @unchecked Sendable {
     private let call: OpenedCall
     private let executor: Executor
     private var iterator: ResponseBody.Iterator
     private var received: Int64 = 0
     private let lock = NSLock()
-    /// Guarded by `lock`: `stop()` may run on another thread than `next()`.
-    private var done = false
+    /// Guarded by `lock`.
+    private var state = State.reading
+
+    private enum State {
+        case reading
+        /// Read to the end, or failed with an error already thrown.
+        case ended
+        /// Stopped before its end (``stop()``): the rest of the body is not read.
+        case stopped
+    }
 
     init(call: OpenedCall, executor: Executor) {
         self.call = call
@@ -139,23 +148,31 @@ final class BodyReader: @unchecked Sendable {
     /// The consumer stopped: stop the transfer (a no-op after the end).
     func stop() {
         call.body.cancel()
-        let wasDone = lock.withLock {
-            defer { done = true }
-            return done
+        let wasReading = lock.withLock {
+            defer { if state == .reading { state = .stopped } }
+            return state == .reading
         }
-        if !wasDone { executor.progressEnded?() }
+        if wasReading { executor.progressEnded?() }
     }
 
     /// Marks the end; true when this call ended it.
     private func end() -> Bool {
         lock.withLock {
-            defer { done = true }
-            return !done
+            defer { if state == .reading { state = .ended } }
+            return state == .reading
         }
     }
 
+    /// The next chunk; `nil` at the end, and again after it.
+    /// - Throws: The call's error; `.cancelled` once the stream was stopped before its end, so
+    ///   that a reader never takes a truncated body for a whole one.
     func next() async throws(NetLayerError) -> Data? {
-        if lock.withLock({ done }) { return nil }
+        switch lock.withLock({ state }) {
+        case .reading: break
+        case .ended: return nil
+        case .stopped:
+            throw NetLayerError(.cancelled, "the response stream was stopped before its end")
+        }
         do {
             guard let chunk = try await iterator.next() else {
                 if end() {
@@ -241,30 +258,54 @@ final class LineReader: @unchecked Sendable {
 
 /// The chunks or lines of a response body as they arrive: a single-pass `AsyncSequence`.
 ///
+/// One iterator reads the stream: the first one made. Any later iterator — from another task, or
+/// a second loop after the first — throws ``NetLayerError/Code/bodyConsumed`` from its `next()`,
+/// as a ``ResponseBody`` read twice does, and never disturbs the first one.
+///
 /// Ending the loop early — `break`, an error, the task's cancellation — cancels the transfer at
 /// once, even while the stream value is still held (an `AsyncThrowingStream` would keep its producer
-/// until the stream itself is released).
+/// until the stream itself is released). An iterator kept after the stream was stopped before its
+/// end throws ``NetLayerError/Code/cancelled``, never a silent end; after the real end it returns
+/// `nil`.
 public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     private let nextElement: @Sendable () async throws -> Element?
     private let stop: @Sendable () -> Void
+    /// Whether an iterator took the stream: a handle every copy of the stream shares, locked once
+    /// per iterator made (reading an element takes no lock of its own here).
+    private let claimed = LockedValue(false)
 
     init(next: @escaping @Sendable () async throws -> Element?, stop: @escaping @Sendable () -> Void) {
         self.nextElement = next
         self.stop = stop
     }
 
-    /// Starts reading; a stream is read once (a second iterator ends at once).
+    /// Starts reading. A stream is read once: a second iterator throws
+    /// ``NetLayerError/Code/bodyConsumed`` from `next()`, and dropping it changes nothing.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(lifetime: IteratorLifetime(next: nextElement, stop: stop))
+        let isFirst = claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
+        guard isFirst else { return Iterator(lifetime: nil) }
+        return Iterator(lifetime: IteratorLifetime(next: nextElement, stop: stop))
     }
 
-    /// Reads the next element; dropping the iterator cancels the transfer.
+    /// Reads the next element; dropping the iterator that reads the stream cancels the transfer.
     public struct Iterator: AsyncIteratorProtocol {
-        let lifetime: IteratorLifetime<Element>
+        /// `nil` for an iterator made after the first: it reads nothing and stops nothing.
+        let lifetime: IteratorLifetime<Element>?
 
         /// The next element; `nil` at the end.
-        /// - Throws: ``NetLayerError``.
-        public mutating func next() async throws -> Element? { try await lifetime.next() }
+        /// - Throws: ``NetLayerError``: `.bodyConsumed` from an iterator that is not the stream's
+        ///   first; `.cancelled` once the stream was stopped before its end; the call's errors.
+        public mutating func next() async throws -> Element? {
+            guard let lifetime else {
+                throw NetLayerError(
+                    .bodyConsumed,
+                    "the response stream is already read by another iterator; streams are single-pass")
+            }
+            return try await lifetime.next()
+        }
     }
 }
 

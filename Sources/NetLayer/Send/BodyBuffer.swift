@@ -187,8 +187,7 @@ final class BodyBuffer: @unchecked Sendable {
                         // Wait for the producer to end, so that nothing the transfer holds outlives
                         // the call.
                         if end != nil { return .failure(CancellationError()) }
-                        waiter = continuation
-                        return nil
+                        return wait(continuation)
                     }
                     if let end {
                         switch end {
@@ -196,8 +195,7 @@ final class BodyBuffer: @unchecked Sendable {
                         case .failure(let error): return .failure(error)
                         }
                     }
-                    waiter = continuation
-                    return nil
+                    return wait(continuation)
                 }
                 if resumeNow { applyLatestWish() }
                 if let outcome { continuation.resume(with: outcome) }
@@ -205,6 +203,22 @@ final class BodyBuffer: @unchecked Sendable {
         } onCancel: {
             cancel()
         }
+    }
+
+    /// Makes `continuation` the one waiter, or, when a reader already waits (a second reader of a
+    /// single-pass body), fails it: a waiter is never replaced, so none is leaked or resumed
+    /// twice. Call under `lock`.
+    private func wait(
+        _ continuation: CheckedContinuation<Data?, any Error>
+    ) -> Result<Data?, any Error>? {
+        guard waiter == nil else {
+            return .failure(
+                NetLayerError(
+                    .bodyConsumed,
+                    "the response body is already being read by another task; bodies are single-pass"))
+        }
+        waiter = continuation
+        return nil
     }
 
     /// Consumer: hands every chunk to `sink` until the end of the body: first those already
@@ -233,8 +247,7 @@ final class BodyBuffer: @unchecked Sendable {
                         if case .failure(let error) = end { return .failure(error) }
                         return .success(nil)
                     }
-                    waiter = continuation
-                    return nil
+                    return wait(continuation)
                 }
                 if let outcome { continuation.resume(with: outcome) }
             }

@@ -200,10 +200,16 @@ public final class ResponseBody: AsyncSequence, Sendable {
     }
 
     /// Reads the whole body into memory.
-    /// - Parameter limit: The most bytes accepted. Default `Int.max`.
-    /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit` (the transfer is cancelled),
+    /// - Parameter limit: The most bytes accepted, from 0 (only an empty body). Default `Int.max`.
+    /// - Throws: ``NetLayerError/Code/invalidValue`` for a negative `limit`, before anything is
+    ///   read (the body is still unread); ``NetLayerError/Code/responseTooLarge`` past `limit`
+    ///   (the transfer is cancelled); ``NetLayerError/Code/bodyConsumed`` when it was read before;
     ///   or the transfer's error.
     public func collect(upTo limit: Int = .max) async throws -> Data {
+        guard limit >= 0 else {
+            throw NetLayerError.invalidValue(
+                part: "limit", reason: "a body cannot be collected up to \(limit) bytes; use 0 or more")
+        }
         if let data = try takeBuffered() {
             if data.count > limit { throw Self.tooLarge(limit) }
             return data
