@@ -12,14 +12,11 @@ extension WireTests.Resilience {
     struct RefreshFailureTests {
         static let server = TestServerPool.make()
 
-        struct RefreshDenied: Error, Equatable {}
+        typealias RefreshDenied = AuthenticationWireTests.RefreshDenied
 
         /// Accepts only `Bearer <token>`; anything else gets 401.
         static func accepting(_ token: String) -> @Sendable (RecordedRequest) -> TestResponse {
-            { request in
-                request.header("Authorization") == "Bearer \(token)"
-                    ? .echo(request) : .text("token expired", status: 401)
-            }
+            AuthenticationWireTests.accepting(token)
         }
 
         @Test func aCallThatWaitedForARefreshThatFailedSharesItsFailureWithoutBeingSent() async throws {
