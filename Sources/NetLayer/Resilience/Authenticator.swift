@@ -81,8 +81,11 @@ public final class Authentication: Sendable {
 
     /// A bearer token (`Authorization: Bearer …`) renewed by `refresh`, which receives the token
     /// that was rejected and returns the next one.
-    /// - Parameter refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
-    ///   Default ``defaultRefreshTimeout`` (60 s).
+    /// - Parameters:
+    ///   - token: The token sent until the first refresh.
+    ///   - refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
+    ///     Default ``defaultRefreshTimeout`` (60 s).
+    ///   - refresh: Returns the next token; its error fails every call waiting for it.
     public static func bearer(
         token: String, refreshTimeout: Duration = Authentication.defaultRefreshTimeout,
         refresh: @escaping @Sendable (_ rejected: String) async throws -> String
@@ -93,8 +96,11 @@ public final class Authentication: Sendable {
     /// A bearer token kept in your own store: `currentToken` is read for every attempt, and
     /// `refresh` (called once per rejection wave, with the token that was rejected) updates the
     /// store. One source of truth, no copy inside NetLayer.
-    /// - Parameter refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
-    ///   Default ``defaultRefreshTimeout`` (60 s).
+    /// - Parameters:
+    ///   - currentToken: Reads the token for each attempt.
+    ///   - refreshTimeout: The longest one refresh may run; see ``init(_:refreshTimeout:)``.
+    ///     Default ``defaultRefreshTimeout`` (60 s).
+    ///   - refresh: Renews the token in your store; its error fails every call waiting for it.
     public static func bearer(
         currentToken: @escaping @Sendable () async throws -> String,
         refreshTimeout: Duration = Authentication.defaultRefreshTimeout,
