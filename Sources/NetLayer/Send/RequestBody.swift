@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A request body whose exact length is known before anything is sent and which can be sent again
 /// (a retry, a 307): an ordered list of segments, each bytes in memory or a byte range of a file.
 ///
@@ -176,7 +184,8 @@ struct SegmentReader {
                 offsetInSegment += Int64(count)
                 return data.subdata(in: start..<(start + count))
             case .file(let url, let range):
-                let chunk = try read(url, at: range.lowerBound + offsetInSegment, count: count)
+                let chunk = try read(
+                    url, at: range.lowerBound + offsetInSegment, count: count, end: range.upperBound)
                 offsetInSegment += Int64(chunk.count)
                 return chunk
             }
@@ -185,13 +194,15 @@ struct SegmentReader {
         return nil
     }
 
-    private mutating func read(_ url: URL, at offset: Int64, count: Int) throws(NetLayerError) -> Data {
+    private mutating func read(_ url: URL, at offset: Int64, count: Int, end: Int64) throws(NetLayerError)
+        -> Data
+    {
         do {
             let file: FileHandle
             if let handle {
                 file = handle
             } else {
-                file = try FileHandle(forReadingFrom: url)
+                file = try Self.openRegularFile(url, reaching: end)
                 try file.seek(toOffset: UInt64(offset))
                 handle = file
             }
@@ -209,5 +220,40 @@ struct SegmentReader {
     private mutating func close() {
         try? handle?.close()
         handle = nil
+    }
+
+    /// Opens a body file again for reading, checked again: it may have been replaced since the
+    /// body was made (a retry sends it anew). Opened without blocking, so a FIFO put in its place
+    /// cannot hold the call (and a thread) until someone writes to it; then it must still be a
+    /// regular file at least `end` bytes long.
+    /// - Throws: ``NetLayerError/Code/encodingFailed`` otherwise.
+    private static func openRegularFile(_ url: URL, reaching end: Int64) throws(NetLayerError) -> FileHandle {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .encodingFailed("cannot read \(url.path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            _ = closeDescriptor(descriptor)
+            throw .encodingFailed("\(url.path) is no longer a regular file")
+        }
+        guard Int64(status.st_size) >= end else {
+            _ = closeDescriptor(descriptor)
+            throw .encodingFailed("\(url.path) became shorter after the request was made")
+        }
+        // Reads of a regular file never block for long; back to the ordinary mode.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// `close(2)`, named apart from this type's own ``close()``.
+    private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.close(descriptor)
+        #elseif canImport(Musl)
+            Musl.close(descriptor)
+        #else
+            Darwin.close(descriptor)
+        #endif
     }
 }
