@@ -41,6 +41,13 @@ extension Executor {
     /// partial file and starts over once. A 206 is kept only as the rest of a resumed file: its
     /// `Content-Range` must start where the partial file ends, run to the end of the file and agree
     /// with itself, the `Content-Length` and the bytes that arrive.
+    ///
+    /// One call at a time per destination: while a call runs, resumable or not, it holds a claim on
+    /// `destination` in this process (its path with the directory's `.`, `..` and symbolic links
+    /// resolved), taken after the checks below and before anything is sent, and given up however the
+    /// call ends. Across processes the claim does not reach; there a resumable call locks its
+    /// partial file (`flock`), so two resumable calls never write into one partial file, and a call
+    /// that finishes does not remove a partial file another process is writing.
     /// - Parameters:
     ///   - destination: A file URL; its directory must exist. Checked before anything is sent.
     ///   - resumable: Keep a partial file to resume from. Default `false`.
@@ -49,26 +56,36 @@ extension Executor {
     /// - Throws: ``NetLayerError``: `.fileFailed` when the file cannot be written or moved (its
     ///   directory missing, its name longer than 255 bytes, a directory in its place), or when the
     ///   server answers 206 to a request without `Range` or with a `Content-Range` that does not
-    ///   continue the partial file; and everything a call throws (an unacceptable status carries
-    ///   the body, which is not written; it is thrown as the mapped error when an ``ErrorMapping``
-    ///   applies).
+    ///   continue the partial file; `.fileFailed` ("another download to <path> is in progress"),
+    ///   with nothing sent and the other call's files left alone, while another call to
+    ///   `destination` runs in this process, or, for a resumable call and only once its request was
+    ///   answered, while a call in another process holds the partial file's lock; and everything a
+    ///   call throws (an unacceptable status carries the body, which is not written; it is thrown as
+    ///   the mapped error when an ``ErrorMapping`` applies).
     public func download(to destination: URL, resumable: Bool = false, debug: Bool = false) async throws
         -> Download
     {
         defer { progressEnded?() }
         return try await mappingErrors {
-            try await download(to: destination, resumable: resumable, debug: debug, restarted: false)
+            guard destination.isFileURL, !destination.hasDirectoryPath else {
+                throw NetLayerError.invalidValue(
+                    part: "destination", reason: "\(destination) is not a file URL")
+            }
+            // Before anything is sent: a POST that cannot be saved should not reach the server.
+            try DownloadFiles.checkWritable(destination)
+            // Also before: a call that would share the files beside the destination with another
+            // call running now is refused, and touches none of them.
+            let claim = try DownloadClaim.take(destination)
+            defer { claim.release() }
+            return try await download(to: destination, resumable: resumable, debug: debug, restarted: false)
         }
     }
 
+    /// The download, with `destination` checked and claimed by the caller; the restart after a 416
+    /// runs under the same claim.
     private func download(to destination: URL, resumable: Bool, debug: Bool, restarted: Bool)
         async throws(NetLayerError) -> Download
     {
-        guard destination.isFileURL, !destination.hasDirectoryPath else {
-            throw .invalidValue(part: "destination", reason: "\(destination) is not a file URL")
-        }
-        // Before anything is sent: a POST that cannot be saved should not reach the server.
-        try DownloadFiles.checkWritable(destination)
         let files = DownloadFiles(destination: destination, resumable: resumable)
         let requestURL = try prepare().request.url.absoluteString
         let resume = resumable ? files.resumePoint(for: requestURL) : nil
@@ -97,7 +114,7 @@ extension Executor {
             if call.head.statusCode == 416 || (range.map { $0.first != resume.offset } ?? false) {
                 // The partial file cannot be continued: start over, once.
                 call.body.cancel()
-                files.discard()
+                files.discardUnlessInUse()
                 if restarted { throw .fileFailed("the server refused to resume and to restart the download") }
                 return try await download(
                     to: destination, resumable: resumable, debug: debug, restarted: true)
@@ -114,7 +131,7 @@ extension Executor {
                     expectedSize = size
                 case .failure(let contradiction):
                     call.body.cancel()
-                    files.discard()
+                    files.discardUnlessInUse()
                     throw .fileFailed(
                         "the server's 206 answer cannot continue the download: its Content-Range \(contradiction.reason)"
                     )
@@ -123,9 +140,12 @@ extension Executor {
         }
         var written: Int64 = 0
         var fileSize: UInt64 = 0
+        // Open (and so its lock held) until the file is in place or removed.
+        var openFile: FileHandle?
+        defer { try? openFile?.close() }
         do {
             let handle = try files.open(appendingAt: offset, head: call.head, url: requestURL)
-            defer { try? handle.close() }
+            openFile = handle
             // Written where the chunks arrive (the transport's thread), not hopped to this task
             // one by one: the hop cost a download about a third more CPU per byte.
             let flusher = WriteBehind(descriptor: handle.fileDescriptor)
@@ -142,6 +162,10 @@ extension Executor {
             await flusher.finish()
             try handle.synchronize()
             fileSize = try handle.seekToEnd()
+        } catch let inUse as DownloadFiles.PartialInUse {
+            // Another process writes the partial file: it is left to that process.
+            call.body.cancel()
+            throw .fileFailed(inUse.reason)
         } catch {
             call.body.cancel()
             files.failed()
@@ -165,6 +189,12 @@ extension Executor {
             fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
             duration: .now - call.start, redirects: call.redirects)
     }
+}
+
+/// `open(2)` with `flags`, creating with mode `0666` (less the umask): named apart from
+/// ``DownloadFiles/open(appendingAt:head:url:)``, which hides the C function inside the type.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags, 0o666)
 }
 
 /// The files of one download: the partial file beside the destination, its resume record, and the
@@ -252,28 +282,55 @@ struct DownloadFiles {
             let size = (try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? NSNumber,
             size.int64Value > 0
         else {
-            discard()
+            discardUnlessInUse()
             return nil
         }
         point.offset = size.int64Value
         return point
     }
 
+    /// Thrown by ``open(appendingAt:head:url:)`` when another process holds the resumable partial
+    /// file's lock: nothing of it may be touched.
+    struct PartialInUse: Error {
+        let reason: String
+    }
+
     /// Opens the partial file: truncated for a full download, at `offset` for a resumed one. When
     /// resumable, first records the validator the bytes are written under (none: not resumable).
+    ///
+    /// The resumable partial file is opened in place, never replaced, and locked (`flock`, exclusive)
+    /// before anything in it changes; the lock lasts until the returned handle is closed. A call in
+    /// another process holding it makes this throw ``PartialInUse``. (In this process,
+    /// ``DownloadClaim`` already keeps two calls apart.)
     func open(appendingAt offset: Int64, head: ResponseHead, url: String) throws -> FileHandle {
-        let manager = FileManager.default
+        let descriptor = openDescriptor(partial.path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw NetLayerError.fileFailed("cannot create \(partial.path) for the download: \(reason)")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        if resumable && flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            try? handle.close()
+            throw PartialInUse(
+                reason:
+                    "another download to \(destination.path) is in progress (another process writes \(partial.path))"
+            )
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            try? handle.close()
+            throw NetLayerError.fileFailed(
+                "cannot write the download to \(partial.path): it is not a regular file")
+        }
         if offset == 0 {
-            try? manager.removeItem(at: record)
-            guard manager.createFile(atPath: partial.path, contents: nil) else {
-                throw NetLayerError.fileFailed("cannot create \(partial.path) for the download")
-            }
+            // The record belongs to the resumable partial file, this call's only when resumable.
+            if resumable { try? FileManager.default.removeItem(at: record) }
+            try handle.truncate(atOffset: 0)
             if resumable, let validator = ResumeValidator.of(head) {
                 let point = ResumePoint(url: url, validator: validator, offset: 0)
                 try JSONEncoder().encode(point).write(to: record, options: .atomic)
             }
         }
-        let handle = try FileHandle(forWritingTo: partial)
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seekToEnd()
         return handle
@@ -297,8 +354,26 @@ struct DownloadFiles {
             discard()
             throw .fileFailed("cannot move the download to \(destination.path): \(reason)")
         }
-        // An earlier resumable call's partial file belongs to the file just replaced.
+        if resumable {
+            try? FileManager.default.removeItem(at: record)
+        } else {
+            // An earlier resumable call's partial file belongs to the file just replaced.
+            discardUnlessInUse()
+        }
+    }
+
+    /// Removes the resumable partial file and its record, as ``discard()``, when this call has not
+    /// opened it yet — unless a call in another process writes them now (it holds the partial
+    /// file's lock): then they are its.
+    func discardUnlessInUse() {
+        let descriptor = openDescriptor(resumablePartial.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            try? FileManager.default.removeItem(at: record)
+            return
+        }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+        try? FileManager.default.removeItem(at: resumablePartial)
         try? FileManager.default.removeItem(at: record)
-        if !resumable { try? FileManager.default.removeItem(at: resumablePartial) }
     }
 }
