@@ -325,7 +325,6 @@ struct DownloadFiles {
         if offset == 0 {
             // The record belongs to the resumable partial file, this call's only when resumable.
             if resumable { try? FileManager.default.removeItem(at: record) }
-            try handle.truncate(atOffset: 0)
             if resumable, let validator = ResumeValidator.of(head) {
                 let point = ResumePoint(url: url, validator: validator, offset: 0)
                 try JSONEncoder().encode(point).write(to: record, options: .atomic)

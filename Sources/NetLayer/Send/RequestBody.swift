@@ -232,28 +232,18 @@ struct SegmentReader {
         guard descriptor >= 0 else {
             throw .encodingFailed("cannot read \(url.path): \(String(cString: strerror(errno)))")
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            _ = closeDescriptor(descriptor)
+            try? handle.close()
             throw .encodingFailed("\(url.path) is no longer a regular file")
         }
         guard Int64(status.st_size) >= end else {
-            _ = closeDescriptor(descriptor)
+            try? handle.close()
             throw .encodingFailed("\(url.path) became shorter after the request was made")
         }
         // Reads of a regular file never block for long; back to the ordinary mode.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    }
-
-    /// `close(2)`, named apart from this type's own ``close()``.
-    private static func closeDescriptor(_ descriptor: Int32) -> Int32 {
-        #if canImport(Glibc)
-            Glibc.close(descriptor)
-        #elseif canImport(Musl)
-            Musl.close(descriptor)
-        #else
-            Darwin.close(descriptor)
-        #endif
+        return handle
     }
 }
