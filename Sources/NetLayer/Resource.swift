@@ -74,8 +74,8 @@ open class Resource: @unchecked Sendable {
     ///   - limiter: A ``RequestLimiter`` shared with other resources, used instead of one made from
     ///     `rateLimits` and `maxConcurrentRequests` (giving both makes every call throw
     ///     ``NetLayerError/Code/invalidValue``). Default `nil`.
-    ///   - transport: Default: a new ``URLSessionTransport`` with `URLSessionConfiguration.default`,
-    ///     owned by this resource.
+    ///   - transport: Default: a new ``URLSessionTransport`` with
+    ///     ``URLSessionTransport/defaultConfiguration``, owned by this resource.
     ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``.
     public init(
         protocol scheme: URLScheme = .https,
