@@ -7,6 +7,24 @@ import NetLayer
 
 // The two clients of the throughput benchmark. Each makes one `GET /books` and decodes `[Book]`.
 
+/// The configuration of the raw URLSession clients (`BENCH_BASELINE_CONFIGURATION`).
+enum BaselineConfiguration: String, CaseIterable {
+    /// The one NetLayer's transport uses, `URLSessionTransport.defaultConfiguration` (on Linux,
+    /// Foundation's default without its `URLCache`, which never caches there): both clients pay
+    /// for the same session work, so a ratio prices NetLayer's own. The goals use this one.
+    case same
+    /// `URLSessionConfiguration.default`, as hand-written code usually has it: on Linux every
+    /// request also pays for a `URLCache` lookup. Tells what NetLayer's default saves a user.
+    case foundation
+
+    func make() -> URLSessionConfiguration {
+        switch self {
+        case .same: URLSessionTransport.defaultConfiguration
+        case .foundation: .default
+        }
+    }
+}
+
 /// Baseline: raw URLSession. One session created once, one request prepared once, one decoder,
 /// `session.data(for:)` + a status check + `JSONDecoder.decode`: the least work a URLSession caller
 /// can do for the same result.
@@ -15,8 +33,8 @@ final class URLSessionClient: Sendable {
     let request: URLRequest
     let decoder = JSONDecoder()
 
-    init(port: Int) {
-        session = URLSession(configuration: .default)
+    init(port: Int, configuration: URLSessionConfiguration) {
+        session = URLSession(configuration: configuration)
         request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/books")!)
     }
 
@@ -87,7 +105,7 @@ final class URLSessionDelegateClient: Sendable {
     let request: URLRequest
     let decoder = JSONDecoder()
 
-    init(port: Int, queue: Queue) {
+    init(port: Int, queue: Queue, configuration: URLSessionConfiguration) {
         let operationQueue: OperationQueue?
         switch queue {
         case .serial:
@@ -97,7 +115,7 @@ final class URLSessionDelegateClient: Sendable {
         case .none: operationQueue = nil
         }
         session = URLSession(
-            configuration: .default, delegate: RedirectRefusingDelegate(), delegateQueue: operationQueue)
+            configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: operationQueue)
         request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/books")!)
     }
 

@@ -22,6 +22,7 @@ import Foundation
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
 /// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`; see README) | | plain | plain |
 /// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
+/// | `BENCH_BASELINE_CONFIGURATION` (`same`: NetLayer's default configuration; `foundation`: `URLSessionConfiguration.default`) | | same | same |
 struct Config: CustomStringConvertible {
     var quick: Bool
     var runPrep: Bool
@@ -61,7 +62,12 @@ struct Config: CustomStringConvertible {
     /// raw URLSession on a session with a redirect-refusing delegate and that delegate queue, which
     /// prices the delegate alone. `transport`: NetLayer's `URLSessionTransport` without an executor.
     /// `spin-N`: raw URLSession plus N µs of busy CPU per request, which prices client CPU itself.
+    /// `urlsession`: raw URLSession on NetLayer's default configuration; against a `foundation`
+    /// baseline it prices Foundation's default configuration.
     var throughputContender: String
+    /// `BENCH_BASELINE_CONFIGURATION`: the configuration of the raw URLSession clients in the
+    /// throughput part (and of the diagnostic contenders made of raw URLSession).
+    var baselineConfiguration: BaselineConfiguration
     var profileRequests: Int
     var profileConcurrency: Int
 
@@ -112,13 +118,17 @@ struct Config: CustomStringConvertible {
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
-            ["netlayer", "transport"]
+            ["netlayer", "transport", "urlsession"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
         if !contenders.contains(contender) && !spins {
             fail(
                 "BENCH_THROUGHPUT_CONTENDER must be one of \(contenders.joined(separator: ", ")) or spin-N, not \(contender)"
             )
+        }
+        let configurationName = environment["BENCH_BASELINE_CONFIGURATION"] ?? "same"
+        guard let baselineConfiguration = BaselineConfiguration(rawValue: configurationName) else {
+            fail("BENCH_BASELINE_CONFIGURATION must be same or foundation, not \(configurationName)")
         }
         let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
         guard let baseline = TransferBaseline(rawValue: baselineName) else {
@@ -156,6 +166,7 @@ struct Config: CustomStringConvertible {
             transferBaseline: baseline,
             profileClient: environment["BENCH_PROFILE_CLIENT"],
             throughputContender: contender,
+            baselineConfiguration: baselineConfiguration,
             profileRequests: count("BENCH_PROFILE_REQUESTS", full: 500, quick: 500),
             profileConcurrency: count("BENCH_PROFILE_CONCURRENCY", full: 1, quick: 1)
         )

@@ -1,4 +1,5 @@
 import Foundation
+import NetLayer
 
 /// Diagnostic (`BENCH_PROFILE_CLIENT=canned-inplace`): NetLayer's own work per call as the throughput
 /// benchmark meets it, from cold caches.
@@ -13,7 +14,7 @@ enum InPlaceProfile {
     /// - Parameter tasks: How many tasks run rounds at once (each its own share of `rounds`); with
     ///   more than one, each timed call also finds its own task's memory cold.
     static func run(port: Int, rounds: Int, tasks: Int) async throws {
-        let evictor = URLSessionClient(port: port)
+        let evictor = URLSessionClient(port: port, configuration: URLSessionTransport.defaultConfiguration)
         let canned = try CannedClient()
         let tasks = max(1, tasks)
         let samples = try await withThrowingTaskGroup(of: ([Double], [Double]).self) { group in

@@ -16,8 +16,9 @@ import NetLayer
 enum LatencyBenchmark {
     /// Runs `blocks` rotations and prints the table.
     static func run(port: Int, blocks: Int, progress: (String) -> Void) async throws {
-        let baseline = URLSessionClient(port: port)
-        let delegated = URLSessionDelegateClient(port: port, queue: .serial)
+        let baseline = URLSessionClient(port: port, configuration: URLSessionTransport.defaultConfiguration)
+        let delegated = URLSessionDelegateClient(
+            port: port, queue: .serial, configuration: URLSessionTransport.defaultConfiguration)
         let transport = TransportClient(port: port)
         let netLayer = NetLayerClient(port: port)
         let decoder = JSONDecoder()

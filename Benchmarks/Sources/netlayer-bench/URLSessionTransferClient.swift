@@ -1,4 +1,5 @@
 import Foundation
+import NetLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -49,11 +50,13 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessi
         self.baseline = baseline
         libraryLike = baseline == .delegate
         base = URL(string: "http://127.0.0.1:\(port)")!
-        session = URLSession(configuration: .default)
+        // The configuration NetLayer's transport uses (on Linux, no URLCache), like for like.
+        session = URLSession(configuration: URLSessionTransport.defaultConfiguration)
         super.init()
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        downloadSession = URLSession(configuration: .default, delegate: self, delegateQueue: queue)
+        downloadSession = URLSession(
+            configuration: URLSessionTransport.defaultConfiguration, delegate: self, delegateQueue: queue)
     }
 
     func invalidate() {

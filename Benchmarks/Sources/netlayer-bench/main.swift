@@ -1,4 +1,9 @@
 import Foundation
+import NetLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // netlayer-bench: request preparation cost, GET+decode throughput of NetLayer against raw
 // URLSession, then transfers (peak RSS and throughput of large uploads and downloads), then
@@ -31,6 +36,7 @@ if let client = config.profileClient {
             exit(0)
         }
         let fetch: ThroughputBenchmark.Fetch
+        let configuration = config.baselineConfiguration
         switch client {
         case "netlayer":
             let netLayer = NetLayerClient(port: server.port)
@@ -47,10 +53,11 @@ if let client = config.profileClient {
         case let name where name.hasPrefix("delegate-"):
             let queue =
                 URLSessionDelegateClient.Queue(rawValue: String(name.dropFirst("delegate-".count))) ?? .serial
-            let delegated = URLSessionDelegateClient(port: server.port, queue: queue)
+            let delegated = URLSessionDelegateClient(
+                port: server.port, queue: queue, configuration: configuration.make())
             fetch = { try await delegated.books() }
         default:
-            let baseline = URLSessionClient(port: server.port)
+            let baseline = URLSessionClient(port: server.port, configuration: configuration.make())
             fetch = { try await baseline.books() }
         }
         let mode: ThroughputBenchmark.Mode =
@@ -99,7 +106,13 @@ if config.runThroughput, let server {
         print("")
         print(
             "server: Hummingbird on 127.0.0.1:\(server.port), GET /books = \(server.bodyBytes) bytes of JSON")
-        let baseline = URLSessionClient(port: server.port)
+        let configuration = config.baselineConfiguration
+        print(
+            "URLSession baseline: "
+                + (configuration == .same
+                    ? "URLSessionTransport.defaultConfiguration (the configuration NetLayer's transport uses)"
+                    : "URLSessionConfiguration.default (NOT NetLayer's; the goals do not apply)"))
+        let baseline = URLSessionClient(port: server.port, configuration: configuration.make())
         let contender: ThroughputBenchmark.Fetch
         switch config.throughputContender {
         case "transport":
@@ -108,10 +121,17 @@ if config.runThroughput, let server {
                     + "executor); the goals do not apply")
             let transport = TransportClient(port: server.port)
             contender = { try await transport.books() }
+        case "urlsession":
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are raw URLSession on NetLayer's default "
+                    + "configuration; the goals do not apply")
+            let plain = URLSessionClient(
+                port: server.port, configuration: URLSessionTransport.defaultConfiguration)
+            contender = { try await plain.books() }
         case let name where name.hasPrefix("spin-"):
             let micros = Int(name.dropFirst("spin-".count)) ?? 0
             print("DIAGNOSTIC: raw URLSession plus \(micros) µs of busy CPU per request")
-            let spinning = URLSessionClient(port: server.port)
+            let spinning = URLSessionClient(port: server.port, configuration: configuration.make())
             contender = {
                 let books = try await spinning.books()
                 let end = monotonicNanos() + UInt64(micros) * 1000
@@ -124,7 +144,8 @@ if config.runThroughput, let server {
             print(
                 "DIAGNOSTIC: the rows labelled NetLayer are raw URLSession on a session with a redirect-refusing "
                     + "delegate, delegate queue \(queue.rawValue); the goals do not apply")
-            let delegated = URLSessionDelegateClient(port: server.port, queue: queue)
+            let delegated = URLSessionDelegateClient(
+                port: server.port, queue: queue, configuration: configuration.make())
             contender = { try await delegated.books() }
         default:
             let netLayer = NetLayerClient(port: server.port)
