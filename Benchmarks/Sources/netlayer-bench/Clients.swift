@@ -52,8 +52,8 @@ final class URLSessionClient: Sendable {
 /// NetLayer as an app would write it: a `Resource` subclass for the service and a `Target` subclass
 /// with one method per call. Every call builds its executor and request anew (the real call path).
 final class BenchAPI: Resource, @unchecked Sendable {
-    init(port: Int) {
-        super.init(protocol: .http, domain: "127.0.0.1:\(port)")
+    init(port: Int, transport: (any Transport)? = nil) {
+        super.init(protocol: .http, domain: "127.0.0.1:\(port)", transport: transport)
     }
 
     var bookList: BooksTarget { BooksTarget(resource: self, path: "/books") }
@@ -70,8 +70,9 @@ final class NetLayerClient: Sendable {
     let api: BenchAPI
     let target: BooksTarget
 
-    init(port: Int) {
-        api = BenchAPI(port: port)
+    /// - Parameter transport: Default: the resource's own (`URLSessionTransport()`).
+    init(port: Int, transport: (any Transport)? = nil) {
+        api = BenchAPI(port: port, transport: transport)
         target = api.bookList
     }
 

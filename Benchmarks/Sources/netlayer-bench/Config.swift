@@ -63,7 +63,9 @@ struct Config: CustomStringConvertible {
     /// prices the delegate alone. `transport`: NetLayer's `URLSessionTransport` without an executor.
     /// `spin-N`: raw URLSession plus N µs of busy CPU per request, which prices client CPU itself.
     /// `urlsession`: raw URLSession on NetLayer's default configuration; against a `foundation`
-    /// baseline it prices Foundation's default configuration.
+    /// baseline it prices Foundation's default configuration. `netlayer-foundation`: NetLayer on a
+    /// transport with `URLSessionConfiguration.default` (against a `foundation` baseline: both
+    /// clients as they were before NetLayer's default dropped the `URLCache` on Linux).
     var throughputContender: String
     /// `BENCH_BASELINE_CONFIGURATION`: the configuration of the raw URLSession clients in the
     /// throughput part (and of the diagnostic contenders made of raw URLSession).
@@ -96,7 +98,7 @@ struct Config: CustomStringConvertible {
             }
         }
         let profileClients =
-            ["urlsession", "netlayer", "transport", "canned", "canned-decode", "canned-inplace"]
+            ["urlsession", "netlayer", "netlayer-foundation", "transport", "canned", "canned-decode", "canned-inplace"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
             fail(
@@ -118,7 +120,7 @@ struct Config: CustomStringConvertible {
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
-            ["netlayer", "transport", "urlsession"]
+            ["netlayer", "transport", "urlsession", "netlayer-foundation"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
         if !contenders.contains(contender) && !spins {

@@ -41,6 +41,10 @@ if let client = config.profileClient {
         case "netlayer":
             let netLayer = NetLayerClient(port: server.port)
             fetch = { try await netLayer.books() }
+        case "netlayer-foundation":
+            let netLayer = NetLayerClient(
+                port: server.port, transport: URLSessionTransport(configuration: .default))
+            fetch = { try await netLayer.books() }
         case "transport":
             let transport = TransportClient(port: server.port)
             fetch = { try await transport.books() }
@@ -128,6 +132,13 @@ if config.runThroughput, let server {
             let plain = URLSessionClient(
                 port: server.port, configuration: URLSessionTransport.defaultConfiguration)
             contender = { try await plain.books() }
+        case "netlayer-foundation":
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are NetLayer on a transport with "
+                    + "URLSessionConfiguration.default; the goals do not apply")
+            let netLayer = NetLayerClient(
+                port: server.port, transport: URLSessionTransport(configuration: .default))
+            contender = { try await netLayer.books() }
         case let name where name.hasPrefix("spin-"):
             let micros = Int(name.dropFirst("spin-".count)) ?? 0
             print("DIAGNOSTIC: raw URLSession plus \(micros) µs of busy CPU per request")
