@@ -30,15 +30,25 @@ enum BaselineConfiguration: String, CaseIterable {
 /// can do for the same result.
 final class URLSessionClient: Sendable {
     let session: URLSession
+    let url: URL
     let request: URLRequest
     let decoder = JSONDecoder()
 
     init(port: Int, configuration: URLSessionConfiguration) {
         session = URLSession(configuration: configuration)
-        request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/books")!)
+        url = URL(string: "http://127.0.0.1:\(port)/books")!
+        request = URLRequest(url: url)
     }
 
-    func books() async throws -> [Book] {
+    func books() async throws -> [Book] { try await books(request) }
+
+    /// Diagnostic (`BENCH_THROUGHPUT_CONTENDER=urlsession-fresh`): the same call with a new
+    /// `URLRequest` each time (from a `URL` made once), as any client whose requests vary must.
+    func booksWithAFreshRequest() async throws -> [Book] {
+        try await books(URLRequest(url: url))
+    }
+
+    private func books(_ request: URLRequest) async throws -> [Book] {
         let (data, response) = try await session.data(for: request)
         guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
             throw BenchError("URLSession: unexpected response \(response)")

@@ -66,6 +66,8 @@ struct Config: CustomStringConvertible {
     /// baseline it prices Foundation's default configuration. `netlayer-foundation`: NetLayer on a
     /// transport with `URLSessionConfiguration.default` (against a `foundation` baseline: both
     /// clients as they were before NetLayer's default dropped the `URLCache` on Linux).
+    /// `urlsession-fresh`: raw URLSession on the baseline's configuration with a new `URLRequest`
+    /// per call.
     var throughputContender: String
     /// `BENCH_BASELINE_CONFIGURATION`: the configuration of the raw URLSession clients in the
     /// throughput part (and of the diagnostic contenders made of raw URLSession).
@@ -120,7 +122,7 @@ struct Config: CustomStringConvertible {
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
-            ["netlayer", "transport", "urlsession", "netlayer-foundation"]
+            ["netlayer", "transport", "urlsession", "urlsession-fresh", "netlayer-foundation"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
         if !contenders.contains(contender) && !spins {

@@ -132,6 +132,12 @@ if config.runThroughput, let server {
             let plain = URLSessionClient(
                 port: server.port, configuration: URLSessionTransport.defaultConfiguration)
             contender = { try await plain.books() }
+        case "urlsession-fresh":
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are raw URLSession on the baseline's configuration "
+                    + "with a new URLRequest per call; the goals do not apply")
+            let fresh = URLSessionClient(port: server.port, configuration: configuration.make())
+            contender = { try await fresh.booksWithAFreshRequest() }
         case "netlayer-foundation":
             print(
                 "DIAGNOSTIC: the rows labelled NetLayer are NetLayer on a transport with "

@@ -45,8 +45,9 @@ public final class URLSessionTransport: Transport {
     ///
     /// Linux URLSession looks every request up in its `URLCache` but never stores or serves a
     /// response, even one with `Cache-Control: max-age` (checked with Swift 6.3.1); the lookup
-    /// alone costs about 30–60 µs of CPU per request, 5–10% of a small GET's throughput (measured,
-    /// see Benchmarks/README.md). Apple platforms keep the shared cache, which does cache.
+    /// alone costs about 30–60 µs of CPU per request, 7–8% of a small GET's CPU on loopback and up
+    /// to 10% of its sequential throughput (measured, see Benchmarks/README.md). Apple platforms
+    /// keep the shared cache, which does cache.
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         #if canImport(FoundationNetworking)
