@@ -242,7 +242,7 @@ public final class URLSessionTransport: Transport {
         let exchange = TaskExchange(
             task: task, progress: progress, uploadLength: uploadLength, bufferLimit: bufferLimit,
             spillDirectory: spoolDirectory, cleanup: cleanup)
-        return try await withTaskCancellationHandler {
+        let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(exchange)
                 guard exchange.start(continuation) else {
@@ -255,5 +255,7 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             exchange.cancel()
         }
+        exchange.headTaken()
+        return response
     }
 }
