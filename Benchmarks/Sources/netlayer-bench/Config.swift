@@ -21,6 +21,7 @@ import Foundation
 /// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
 /// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`; see README) | | plain | plain |
+/// | `BENCH_TRANSFER_PREFAULT=1` (diagnostic: memory freed just before each measured transfer; see README) | | off | off |
 /// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
 /// | `BENCH_BASELINE_CONFIGURATION` (`same`: NetLayer's default configuration; `foundation`: `URLSessionConfiguration.default`) | | same | same |
 struct Config: CustomStringConvertible {
@@ -52,6 +53,9 @@ struct Config: CustomStringConvertible {
     var transferThroughput: Bool
     /// `BENCH_TRANSFER_BASELINE`: what raw URLSession does in the transfer part (the goals use `plain`).
     var transferBaseline: TransferBaseline
+    /// `BENCH_TRANSFER_PREFAULT=1`, a diagnostic: before every measured transfer, untimed, a file
+    /// as large as the transfer (plus 64 MiB) is written and deleted (see TransferBenchmark).
+    var transferPrefault: Bool
     /// `BENCH_PROFILE_CLIENT=urlsession|netlayer|transport|delegate-…`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
     /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential). `canned-inplace` instead times
@@ -168,6 +172,7 @@ struct Config: CustomStringConvertible {
             transferMemory: parts.contains("memory"),
             transferThroughput: parts.contains("throughput"),
             transferBaseline: baseline,
+            transferPrefault: environment["BENCH_TRANSFER_PREFAULT"] == "1",
             profileClient: environment["BENCH_PROFILE_CLIENT"],
             throughputContender: contender,
             baselineConfiguration: baselineConfiguration,
@@ -196,6 +201,7 @@ struct Config: CustomStringConvertible {
                         transferThroughput ? "\(transferRounds) ABBA pairs each" : nil,
                         transferBaseline == .plain
                             ? nil : "URLSession baseline \(transferBaseline.rawValue) (diagnostic)",
+                        transferPrefault ? "memory freed just before each transfer (diagnostic)" : nil,
                     ]
                     .compactMap { $0 }.joined(separator: ", "))
         }

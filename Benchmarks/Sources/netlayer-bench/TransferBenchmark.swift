@@ -49,9 +49,12 @@ enum TransferBenchmark {
         var ratio: Double { median(pairRatios) }
     }
 
+    /// - Parameter prefault: Diagnostic (`BENCH_TRANSFER_PREFAULT=1`): before every measured transfer,
+    ///   untimed, write and delete a file this many bytes long, so that whatever new page cache the
+    ///   transfer needs comes from memory freed a moment ago (see README, on the multipart ratio).
     static func run(
         kind: TransferKind, pairs: Int, files: TransferFiles, warmUp: TransferFiles,
-        clients: [ThroughputBenchmark.Client: Transfer], progress: (String) -> Void
+        clients: [ThroughputBenchmark.Client: Transfer], prefault: Int64? = nil, progress: (String) -> Void
     ) async throws -> Output {
         for client in ThroughputBenchmark.Client.allCases {
             _ = try await measure(kind, files: warmUp, transfer: clients[client]!)
@@ -61,6 +64,7 @@ enum TransferBenchmark {
             let order: [ThroughputBenchmark.Client] =
                 pair % 2 == 0 ? [.urlSession, .netLayer] : [.netLayer, .urlSession]
             for client in order {
+                if let prefault { try files.touchAndFreePages(prefault) }
                 let (bytes, seconds, cpu) = try await measure(kind, files: files, transfer: clients[client]!)
                 let run = Run(pair: pair, client: client, bytes: bytes, seconds: seconds, cpu: cpu)
                 runs.append(run)

@@ -84,6 +84,24 @@ struct TransferFiles: Sendable {
         directory.appendingPathComponent("download-\(name)-\(UUID().uuidString.prefix(8)).bin")
     }
 
+    /// Diagnostic: writes `bytes` of zeros to a file in the directory and deletes it, so that the
+    /// next allocations of page cache take pages freed a moment ago.
+    func touchAndFreePages(_ bytes: Int64) throws {
+        let file = directory.appendingPathComponent("prefault-\(UUID().uuidString.prefix(8)).bin")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw BenchError("cannot create \(file.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let chunk = Data(count: 1 << 20)
+        var written: Int64 = 0
+        while written < bytes {
+            try handle.write(contentsOf: chunk)
+            written += Int64(chunk.count)
+        }
+    }
+
     /// Checks a downloaded file: its size, and the pattern at its start, middle and end.
     static func verifyDownload(_ url: URL, bytes: Int64) throws {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?

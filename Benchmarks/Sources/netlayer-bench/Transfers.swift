@@ -61,6 +61,7 @@ enum Transfers {
                     try await TransferBenchmark.run(
                         kind: kind, pairs: config.transferRounds, files: files, warmUp: warmUp,
                         clients: clients,
+                        prefault: config.transferPrefault ? config.transferBytes + (64 << 20) : nil,
                         progress: progress))
                 if kind == .download, raw.lastDownloadChunks > 0 {
                     print(
