@@ -20,7 +20,7 @@ import Foundation
 /// | `BENCH_TRANSFER_ROUNDS` (ABBA pairs per transfer kind) | | 6 | 2 |
 /// | `BENCH_TRANSFER_KINDS` (comma-separated: multipart, file, download) | | all | all |
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
-/// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`; see README) | | plain | plain |
+/// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`, `spooled`; see README) | | plain | plain |
 /// | `BENCH_TRANSFER_PREFAULT=1` (diagnostic: memory freed just before each measured transfer; see README) | | off | off |
 /// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
 /// | `BENCH_BASELINE_CONFIGURATION` (`same`: NetLayer's default configuration; `foundation`: `URLSessionConfiguration.default`) | | same | same |
@@ -140,7 +140,7 @@ struct Config: CustomStringConvertible {
         }
         let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
         guard let baseline = TransferBaseline(rawValue: baselineName) else {
-            fail("BENCH_TRANSFER_BASELINE must be plain, delegate or downloadtask, not \(baselineName)")
+            fail("BENCH_TRANSFER_BASELINE must be plain, delegate, downloadtask or spooled, not \(baselineName)")
         }
 
         func count(_ name: String, full: Int, quick quickValue: Int, minimum: Int = 1) -> Int {
@@ -220,6 +220,9 @@ enum TransferBaseline: String {
     /// Diagnostic: downloads as `downloadTask(with:)` on a session with a delegate (Foundation writes the
     /// file itself), moved to the destination when done; uploads as `plain`.
     case downloadtask
+    /// Diagnostic: as `plain`, but the multipart upload first writes its multipart file inside the
+    /// timed call, as a raw URLSession caller on Linux must to send it with its exact length.
+    case spooled
 }
 
 func fail(_ message: String) -> Never {

@@ -74,7 +74,11 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessi
     func transfer(_ kind: TransferKind, files: TransferFiles, destination: URL) async throws -> Int64 {
         switch kind {
         case .multipart:
-            let count = try await upload(files.multipart, contentType: files.multipartContentType)
+            // `spooled`: the multipart file is written inside the timed call, as a raw URLSession
+            // caller on Linux must do to send it with its exact length (NetLayer's spool does too).
+            let body = baseline == .spooled ? try Self.copy(files.multipart) : files.multipart
+            defer { if baseline == .spooled { try? FileManager.default.removeItem(at: body) } }
+            let count = try await upload(body, contentType: files.multipartContentType)
             guard count == files.multipartLength else {
                 throw BenchError(
                     "URLSession multipart: the server counted \(count), not \(files.multipartLength)")
@@ -91,6 +95,22 @@ final class URLSessionTransferClient: NSObject, URLSessionDataDelegate, URLSessi
             lock.withLock { chunksOfLastDownload = result.chunks }
             return result.bytes
         }
+    }
+
+    /// A copy of `file` beside it, written in 1 MiB pieces as NetLayer's spool writes.
+    private static func copy(_ file: URL) throws -> URL {
+        let copy = file.deletingLastPathComponent().appendingPathComponent("spooled-\(UUID().uuidString).bin")
+        guard FileManager.default.createFile(atPath: copy.path, contents: nil) else {
+            throw BenchError("cannot create \(copy.path)")
+        }
+        let reader = try FileHandle(forReadingFrom: file)
+        defer { try? reader.close() }
+        let writer = try FileHandle(forWritingTo: copy)
+        defer { try? writer.close() }
+        while let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try writer.write(contentsOf: chunk)
+        }
+        return copy
     }
 
     private func upload(_ file: URL, contentType: String) async throws -> Int64 {
