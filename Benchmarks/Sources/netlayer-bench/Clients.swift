@@ -86,6 +86,13 @@ final class NetLayerClient: Sendable {
         target = api.bookList
     }
 
+    /// Diagnostic (`netlayer-foundation`): NetLayer on a transport with
+    /// `URLSessionConfiguration.default`, as every resource had before its default dropped the
+    /// `URLCache` on Linux.
+    static func onFoundationDefault(port: Int) -> NetLayerClient {
+        NetLayerClient(port: port, transport: URLSessionTransport(configuration: .default))
+    }
+
     func books() async throws -> [Book] { try await target.list() }
 }
 

@@ -104,7 +104,10 @@ struct Config: CustomStringConvertible {
             }
         }
         let profileClients =
-            ["urlsession", "netlayer", "netlayer-foundation", "transport", "canned", "canned-decode", "canned-inplace"]
+            [
+                "urlsession", "netlayer", "netlayer-foundation", "transport", "canned", "canned-decode",
+                "canned-inplace",
+            ]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {
             fail(
@@ -140,7 +143,8 @@ struct Config: CustomStringConvertible {
         }
         let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
         guard let baseline = TransferBaseline(rawValue: baselineName) else {
-            fail("BENCH_TRANSFER_BASELINE must be plain, delegate, downloadtask or spooled, not \(baselineName)")
+            fail(
+                "BENCH_TRANSFER_BASELINE must be plain, delegate, downloadtask or spooled, not \(baselineName)")
         }
 
         func count(_ name: String, full: Int, quick quickValue: Int, minimum: Int = 1) -> Int {

@@ -42,8 +42,7 @@ if let client = config.profileClient {
             let netLayer = NetLayerClient(port: server.port)
             fetch = { try await netLayer.books() }
         case "netlayer-foundation":
-            let netLayer = NetLayerClient(
-                port: server.port, transport: URLSessionTransport(configuration: .default))
+            let netLayer = NetLayerClient.onFoundationDefault(port: server.port)
             fetch = { try await netLayer.books() }
         case "transport":
             let transport = TransportClient(port: server.port)
@@ -142,8 +141,7 @@ if config.runThroughput, let server {
             print(
                 "DIAGNOSTIC: the rows labelled NetLayer are NetLayer on a transport with "
                     + "URLSessionConfiguration.default; the goals do not apply")
-            let netLayer = NetLayerClient(
-                port: server.port, transport: URLSessionTransport(configuration: .default))
+            let netLayer = NetLayerClient.onFoundationDefault(port: server.port)
             contender = { try await netLayer.books() }
         case let name where name.hasPrefix("spin-"):
             let micros = Int(name.dropFirst("spin-".count)) ?? 0
