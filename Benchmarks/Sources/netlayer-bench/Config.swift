@@ -144,7 +144,8 @@ struct Config: CustomStringConvertible {
         let baselineName = environment["BENCH_TRANSFER_BASELINE"] ?? "plain"
         guard let baseline = TransferBaseline(rawValue: baselineName) else {
             fail(
-                "BENCH_TRANSFER_BASELINE must be plain, delegate, downloadtask or spooled, not \(baselineName)")
+                "BENCH_TRANSFER_BASELINE must be plain, delegate, downloadtask or spooled, not \(baselineName)"
+            )
         }
 
         func count(_ name: String, full: Int, quick quickValue: Int, minimum: Int = 1) -> Int {
