@@ -146,12 +146,6 @@ public struct RequestBody: Sendable, Hashable {
         }
     }
 
-    /// Writes the body to `handle` a chunk at a time (the spool of the URLSession transport).
-    /// - Throws: ``NetLayerError`` when a file cannot be read, or the write's error.
-    func write(to handle: FileHandle) throws {
-        var reader = SegmentReader(segments: segments, chunkSize: 1 << 20)
-        while let chunk = try reader.next() { try handle.write(contentsOf: chunk) }
-    }
 }
 
 /// Reads segments chunk by chunk; synchronous, with one file handle open at a time.
@@ -192,6 +186,64 @@ struct SegmentReader {
         }
         close()
         return nil
+    }
+
+    /// Writes the next piece of at most `chunkSize` bytes to `descriptor`, at its current offset:
+    /// on Linux a file range goes with `sendfile`, from the kernel's cache to the kernel's cache
+    /// without a copy through this process; bytes, and files elsewhere, with `write`. A reader is
+    /// used either this way or through ``next()``, not both.
+    /// - Returns: How many bytes were written; `nil` at the end.
+    /// - Throws: ``NetLayerError/Code/encodingFailed`` when a file cannot be read or became
+    ///   shorter, or `descriptor` cannot be written.
+    mutating func copyNext(to descriptor: Int32) throws(NetLayerError) -> Int64? {
+        #if canImport(Glibc) || canImport(Musl)
+            while index < segments.count {
+                guard case .file(let url, let range) = segments[index] else { break }
+                let left = range.upperBound - range.lowerBound - offsetInSegment
+                if left <= 0 {
+                    close()
+                    index += 1
+                    offsetInSegment = 0
+                    continue
+                }
+                if handle == nil { handle = try Self.openRegularFile(url, reaching: range.upperBound) }
+                guard let source = handle?.fileDescriptor else { break }
+                var offset = off_t(range.lowerBound + offsetInSegment)
+                let moved = sendfile(descriptor, source, &offset, Int(min(Int64(chunkSize), left)))
+                if moved < 0 {
+                    if errno == EINTR { continue }
+                    throw .encodingFailed(
+                        "cannot copy \(url.path) into a temporary file: \(String(cString: strerror(errno)))")
+                }
+                if moved == 0 {
+                    throw .encodingFailed("\(url.path) became shorter after the request was made")
+                }
+                offsetInSegment += Int64(moved)
+                return Int64(moved)
+            }
+        #endif
+        guard let chunk = try next() else { return nil }
+        try Self.writeAll(chunk, to: descriptor)
+        return Int64(chunk.count)
+    }
+
+    /// Writes all of `data` to `descriptor`, retrying short writes and interruptions.
+    private static func writeAll(_ data: Data, to descriptor: Int32) throws(NetLayerError) {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let wrote = write(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += wrote
+            }
+            return nil
+        }
+        if let failure {
+            throw .encodingFailed("cannot write a temporary file: \(String(cString: strerror(failure)))")
+        }
     }
 
     private mutating func read(_ url: URL, at offset: Int64, count: Int, end: Int64) throws(NetLayerError)

@@ -152,7 +152,7 @@ public final class URLSessionTransport: Transport {
             } else {
                 let spooled = try await BodySpool.write(body, into: spoolDirectory)
                 upload = spooled
-                cleanup = { BodySpool.removeFile(spooled) }
+                cleanup = { BodySpool.discard(spooled) }
             }
         }
         if !context.streamsResponse && context.progress == nil && timeouts.isEmpty {

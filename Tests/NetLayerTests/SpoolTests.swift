@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import NetLayer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The spool of the URLSession transport: its writer (`SegmentReader.copyNext`), the helper that
+/// fills the page cache ahead of it (`SpoolPrefault`) and its removal (`BodySpool.discard`).
+@Suite("Spool: writer, page-cache helper, removal")
+struct SpoolTests {
+    static let mib: Int64 = 1 << 20
+
+    /// Polls `condition` for up to 10 s.
+    static func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    static var helperRunsHere: Bool {
+        #if canImport(Glibc) || canImport(Musl)
+            ProcessInfo.processInfo.activeProcessorCount > 1
+        #else
+            false
+        #endif
+    }
+
+    @Test func aLargeSpoolOfMixedSegmentsHoldsExactlyTheBody() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let first = scratch.file("first.bin")
+        let second = scratch.file("second.bin")
+        try TestPattern.writeFile(at: first, length: 41 * Self.mib + 5, seed: 21)
+        try TestPattern.writeFile(at: second, length: 3 * Self.mib + 1, seed: 22)
+        let head = Data(repeating: 0x68, count: 1000)
+        let range: Range<Int64> = 123..<(40 * Self.mib + 130)
+        let body = try RequestBody(segments: [
+            .bytes(head), .file(first, range: range), .bytes(Data("mid".utf8)),
+            .file(second, range: 0..<(3 * Self.mib + 1)), .bytes(Data("tail".utf8)),
+        ])
+        #expect(body.length >= SpoolPrefault.minimumLength)
+        let spooled = try await BodySpool.write(body, into: scratch.url.appendingPathComponent("spool"))
+        defer { BodySpool.removeFile(spooled) }
+
+        var expected = TestChecksum()
+        expected.update(head)
+        expected.update(TestPattern.bytes(seed: 21, range: range))
+        expected.update(Data("mid".utf8))
+        expected.update(TestPattern.bytes(seed: 22, range: 0..<(3 * Self.mib + 1)))
+        expected.update(Data("tail".utf8))
+        let actual = try TestPattern.checksumOfFile(spooled)
+        #expect(actual.length == body.length)
+        #expect(actual.checksum == expected.value)
+    }
+
+    @Test func theHelperFillsOddStepsWithinTheWindowAndNeverChangesWhatTheWriterWrote() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("spool.bin")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let step = SpoolPrefault.step
+        let length = 6 * step + 3  // steps 0...6, the last one 3 bytes long
+        let prefault = SpoolPrefault.start(file: file, descriptor: handle.fileDescriptor, length: length)
+        guard Self.helperRunsHere else {
+            #expect(prefault == nil)
+            return
+        }
+        let helper = try #require(prefault)
+        // Sized to its final length before anything is written.
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64 == length)
+        // The writer is in step 0: the helper takes steps 1, 3 and 5, then has nothing left (the
+        // window of 64 MiB reaches past the end) and exits.
+        #expect(try await Self.eventually { helper.hasExited })
+        #expect(helper.advised == 3 * step)
+        // Everything the writer then writes is what the file holds.
+        var offset: Int64 = 0
+        while offset < length {
+            let end = min(length, offset + step / 2)
+            try handle.write(contentsOf: TestPattern.bytes(seed: 5, range: offset..<end))
+            offset = end
+            helper.wrote(upTo: offset)
+        }
+        helper.finish()
+        let actual = try TestPattern.checksumOfFile(file)
+        #expect(actual.length == length)
+        #expect(actual.checksum == TestPattern.checksum(seed: 5, range: 0..<length))
+    }
+
+    @Test func theHelperWaitsAWindowAheadAndStopsWhenTheWriterFinishes() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("spool.bin")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let step = SpoolPrefault.step
+        let window = SpoolPrefault.window
+        let prefault = SpoolPrefault.start(file: file, descriptor: handle.fileDescriptor, length: 4 * window)
+        guard Self.helperRunsHere else {
+            #expect(prefault == nil)
+            return
+        }
+        let helper = try #require(prefault)
+        // Nothing written yet: the odd steps that end within the window, then it waits.
+        let firstWindow = window / step / 2 * step
+        #expect(try await Self.eventually { helper.advised == firstWindow })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(helper.advised == firstWindow && !helper.hasExited)
+        // The writer moves one window on: the helper follows, one window ahead of it.
+        helper.wrote(upTo: window)
+        #expect(try await Self.eventually { helper.advised == 2 * firstWindow })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(helper.advised == 2 * firstWindow && !helper.hasExited)
+        // The writer finishes (or gives up) early: the helper exits without going further.
+        helper.finish()
+        #expect(try await Self.eventually { helper.hasExited })
+        #expect(helper.advised == 2 * firstWindow)
+    }
+
+    @Test func aSmallSpoolStartsNoHelperAndLeavesTheFileAlone() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("spool.bin")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let prefault = SpoolPrefault.start(
+            file: file, descriptor: handle.fileDescriptor, length: SpoolPrefault.minimumLength - 1)
+        #expect(prefault == nil)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64 == 0)
+    }
+
+    @Test func theWriterCopiesEverySegmentKindAndRefusesAFileThatBecameShorter() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let source = scratch.file("source.bin")
+        try TestPattern.writeFile(at: source, length: 3 * Self.mib, seed: 9)
+        let segments: [RequestBody.Segment] = [
+            .bytes(Data("head".utf8)), .file(source, range: 7..<(2 * Self.mib + 11)),
+            .bytes(Data("tail".utf8)),
+        ]
+        let target = scratch.file("copy.bin")
+        #expect(FileManager.default.createFile(atPath: target.path, contents: nil))
+        let output = try FileHandle(forWritingTo: target)
+        var reader = SegmentReader(segments: segments, chunkSize: 1 << 20)
+        var pieces: [Int64] = []
+        while let count = try reader.copyNext(to: output.fileDescriptor) { pieces.append(count) }
+        try output.close()
+        // No piece is larger than the chunk size, and the pieces add up to the body.
+        #expect(pieces.allSatisfy { $0 <= 1 << 20 })
+        var expected = Data("head".utf8)
+        expected.append(TestPattern.bytes(seed: 9, range: 7..<(2 * Self.mib + 11)))
+        expected.append(Data("tail".utf8))
+        #expect(pieces.reduce(0, +) == Int64(expected.count))
+        #expect(try Data(contentsOf: target) == expected)
+
+        // The file shrinks between two pieces: the next piece fails, it is not padded or cut short.
+        let sink = scratch.file("sink.bin")
+        #expect(FileManager.default.createFile(atPath: sink.path, contents: nil))
+        let sinkHandle = try FileHandle(forWritingTo: sink)
+        defer { try? sinkHandle.close() }
+        var shrinking = SegmentReader(
+            segments: [.file(source, range: 0..<(3 * Self.mib))], chunkSize: 1 << 20)
+        #expect(try shrinking.copyNext(to: sinkHandle.fileDescriptor) == Self.mib)
+        #expect(truncate(source.path, off_t(Self.mib + 10)) == 0)
+        #expect(try shrinking.copyNext(to: sinkHandle.fileDescriptor) == 10)
+        let error = #expect(throws: NetLayerError.self) {
+            try shrinking.copyNext(to: sinkHandle.fileDescriptor)
+        }
+        #expect(error?.code == .encodingFailed)
+        #expect(error?.message.contains("became shorter") == true)
+    }
+
+    @Test func aDiscardedSpoolIsGoneFromItsDirectoryAtOnce() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let directory = scratch.url.appendingPathComponent("spool")
+        let file = try BodySpool.createPrivateFile(prefix: "body", in: directory)
+        try Data(repeating: 1, count: 1 << 20).write(to: file)
+        BodySpool.discard(file)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // Its directory, now empty, goes with it.
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+}
