@@ -198,14 +198,14 @@ struct SegmentReader {
     mutating func copyNext(to descriptor: Int32) throws(NetLayerError) -> Int64? {
         #if canImport(Glibc) || canImport(Musl)
             while index < segments.count {
-                guard case .file(let url, let range) = segments[index] else { break }
-                let left = range.upperBound - range.lowerBound - offsetInSegment
+                let left = segments[index].length - offsetInSegment
                 if left <= 0 {
                     close()
                     index += 1
                     offsetInSegment = 0
                     continue
                 }
+                guard case .file(let url, let range) = segments[index] else { break }
                 if handle == nil { handle = try Self.openRegularFile(url, reaching: range.upperBound) }
                 guard let source = handle?.fileDescriptor else { break }
                 var offset = off_t(range.lowerBound + offsetInSegment)
