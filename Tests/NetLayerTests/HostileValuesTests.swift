@@ -439,7 +439,8 @@ extension WireTests {
                 try await api.target(path).makeExecutor(params: ["length": size]).execute()
             }
             #expect(error?.code == .responseTooLarge)
-            // Cut off early: the server saw the transfer end long before the 1 GiB was written.
+            // Cut off early: the server saw the transfer end long before the 1 GiB was written (under
+            // 128 MiB, twice the most seen under load).
             var record = server.patternRecords(path: path).last
             while record?.ended != true, ContinuousClock.now - start < .seconds(10) {
                 try await Task.sleep(for: .milliseconds(20))
@@ -448,7 +449,7 @@ extension WireTests {
             #expect(record?.ended == true)
             #expect(record?.finished == false)
             #expect(
-                (record?.bytesWritten ?? size) < size / 2,
+                (record?.bytesWritten ?? size) < 128 << 20,
                 "the server wrote \(record?.bytesWritten ?? -1) bytes")
         }
 

@@ -62,7 +62,28 @@ struct SpoolTests {
         #expect(actual.checksum == expected.value)
     }
 
-    @Test func theHelperFillsOddStepsWithinTheWindowAndNeverChangesWhatTheWriterWrote() async throws {
+    /// Which of `file`'s pages in `range` are in the page cache (`mincore` on a mapping that is
+    /// never touched), as a fraction; `nil` where that cannot be asked.
+    static func residentFraction(_ file: URL, _ range: Range<Int64>) -> Double? {
+        #if canImport(Glibc) || canImport(Musl)
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { _ = close(descriptor) }
+            let count = Int(range.upperBound - range.lowerBound)
+            guard let mapping = mmap(nil, count, PROT_READ, MAP_SHARED, descriptor, off_t(range.lowerBound)),
+                mapping != MAP_FAILED
+            else { return nil }
+            defer { _ = munmap(mapping, count) }
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            var vector = [UInt8](repeating: 0, count: (count + pageSize - 1) / pageSize)
+            guard mincore(mapping, count, &vector) == 0 else { return nil }
+            return Double(vector.filter { $0 & 1 == 1 }.count) / Double(vector.count)
+        #else
+            return nil
+        #endif
+    }
+
+    @Test func theHelperFillsTheCacheOfOddStepsOnlyWithinTheWindow() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("spool.bin")
@@ -71,30 +92,71 @@ struct SpoolTests {
         defer { try? handle.close() }
         let step = SpoolPrefault.step
         let length = 6 * step + 3  // steps 0...6, the last one 3 bytes long
-        let prefault = SpoolPrefault.start(file: file, descriptor: handle.fileDescriptor, length: length)
+        let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: length)
         guard Self.helperRunsHere else {
             #expect(prefault == nil)
             return
         }
         let helper = try #require(prefault)
+        defer { helper.finish() }
         // Sized to its final length before anything is written.
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64 == length)
         // The writer is in step 0: the helper takes steps 1, 3 and 5, then has nothing left (the
         // window of 64 MiB reaches past the end) and exits.
         #expect(try await Self.eventually { helper.hasExited })
         #expect(helper.advised == 3 * step)
-        // Everything the writer then writes is what the file holds.
+        // Those steps, whole, and nothing else, are in the page cache (where the file system keeps
+        // one: on tmpfs the advice does nothing).
+        if let probe = Self.residentFraction(file, 0..<step), probe == 0 {
+            for index in Int64(0)..<6 {
+                let fraction = Self.residentFraction(file, (index * step)..<((index + 1) * step))
+                #expect(fraction == (index % 2 == 1 ? 1 : 0), "step \(index): \(fraction ?? -1)")
+            }
+        }
+    }
+
+    @Test func whatTheWriterWritesWhileTheHelperRunsIsWhatTheFileHolds() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = scratch.file("spool.bin")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let length = 20 * SpoolPrefault.step + 77
+        let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: length)
+        defer { prefault?.finish() }
+        #expect((prefault != nil) == Self.helperRunsHere)
+        // Written in 1 MiB pieces with the helper told after each, as the spool does.
         var offset: Int64 = 0
         while offset < length {
-            let end = min(length, offset + step / 2)
+            let end = min(length, offset + Self.mib)
             try handle.write(contentsOf: TestPattern.bytes(seed: 5, range: offset..<end))
             offset = end
-            helper.wrote(upTo: offset)
+            prefault?.wrote(upTo: offset)
         }
-        helper.finish()
+        prefault?.finish()
+        if let prefault { #expect(prefault.advised > 0) }
         let actual = try TestPattern.checksumOfFile(file)
         #expect(actual.length == length)
         #expect(actual.checksum == TestPattern.checksum(seed: 5, range: 0..<length))
+    }
+
+    @Test func aSpoolThatFailsStopsItsHelperAndLeavesNothing() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let source = scratch.file("source.bin")
+        try TestPattern.writeFile(at: source, length: 48 * Self.mib, seed: 3)
+        let body = try RequestBody(segments: [
+            .bytes(Data("head".utf8)), .file(source, range: 0..<(48 * Self.mib)),
+        ])
+        // The file shrinks after the body was made: the spool (helper started) fails at that part.
+        #expect(truncate(source.path, off_t(20 * Self.mib)) == 0)
+        let directory = scratch.url.appendingPathComponent("spool")
+        let error = await #expect(throws: NetLayerError.self) {
+            try await BodySpool.write(body, into: directory)
+        }
+        #expect(error?.code == .encodingFailed)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty)
     }
 
     @Test func theHelperWaitsAWindowAheadAndStopsWhenTheWriterFinishes() async throws {
@@ -106,12 +168,13 @@ struct SpoolTests {
         defer { try? handle.close() }
         let step = SpoolPrefault.step
         let window = SpoolPrefault.window
-        let prefault = SpoolPrefault.start(file: file, descriptor: handle.fileDescriptor, length: 4 * window)
+        let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: 4 * window)
         guard Self.helperRunsHere else {
             #expect(prefault == nil)
             return
         }
         let helper = try #require(prefault)
+        defer { helper.finish() }
         // Nothing written yet: the odd steps that end within the window, then it waits.
         let firstWindow = window / step / 2 * step
         #expect(try await Self.eventually { helper.advised == firstWindow })
@@ -136,7 +199,7 @@ struct SpoolTests {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         let prefault = SpoolPrefault.start(
-            file: file, descriptor: handle.fileDescriptor, length: SpoolPrefault.minimumLength - 1)
+            descriptor: handle.fileDescriptor, length: SpoolPrefault.minimumLength - 1)
         #expect(prefault == nil)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64 == 0)
     }
@@ -182,7 +245,7 @@ struct SpoolTests {
         #expect(error?.message.contains("became shorter") == true)
     }
 
-    @Test func aDiscardedSpoolIsGoneFromItsDirectoryAtOnce() throws {
+    @Test func aDiscardedSpoolIsGoneFromItsDirectoryAtOnce() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let directory = scratch.url.appendingPathComponent("spool")
@@ -192,5 +255,19 @@ struct SpoolTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
         // Its directory, now empty, goes with it.
         #expect(!FileManager.default.fileExists(atPath: directory.path))
+        // The descriptor held while the name went is closed soon after (where the process's open
+        // files can be listed).
+        if FileManager.default.fileExists(atPath: "/proc/self/fd") {
+            #expect(try await Self.eventually { !Self.holdsOpen(file) })
+        }
+    }
+
+    /// Whether a descriptor of this process refers to `file` (Linux: `/proc/self/fd`).
+    static func holdsOpen(_ file: URL) -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.contains { entry in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")
+            return target?.hasPrefix(file.path) == true
+        }
     }
 }

@@ -72,8 +72,7 @@ enum BodySpool {
         do {
             let handle = try FileHandle(forWritingTo: file)
             // A second core takes half the page-cache work of a large spool (see SpoolPrefault).
-            let prefault = SpoolPrefault.start(
-                file: file, descriptor: handle.fileDescriptor, length: body.length)
+            let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: body.length)
             defer {
                 prefault?.finish()
                 try? handle.close()
@@ -114,12 +113,16 @@ enum BodySpool {
             }
             removeFile(file)
             if held >= 0 {
-                DispatchQueue.global(qos: .utility).async { _ = close(held) }
+                releaseQueue.async { _ = close(held) }
             }
         #else
             removeFile(file)
         #endif
     }
+
+    /// Closes discarded spools: a queue of its own, so those closes do not wait behind spool
+    /// writers, which block their threads.
+    private static let releaseQueue = DispatchQueue(label: "NetLayer.SpoolRelease", qos: .utility)
 
     static func remove(_ url: URL) {
         try? FileManager.default.removeItem(at: url)

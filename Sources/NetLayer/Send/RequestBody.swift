@@ -155,6 +155,8 @@ struct SegmentReader {
     private var index = 0
     private var offsetInSegment: Int64 = 0
     private var handle: FileHandle?
+    /// Set when `sendfile` refused a file: ``copyNext(to:)`` then reads and writes.
+    private var sendfileUnsupported = false
 
     init(segments: [RequestBody.Segment], chunkSize: Int) {
         self.segments = segments
@@ -197,7 +199,7 @@ struct SegmentReader {
     ///   shorter, or `descriptor` cannot be written.
     mutating func copyNext(to descriptor: Int32) throws(NetLayerError) -> Int64? {
         #if canImport(Glibc) || canImport(Musl)
-            while index < segments.count {
+            while index < segments.count && !sendfileUnsupported {
                 let left = segments[index].length - offsetInSegment
                 if left <= 0 {
                     close()
@@ -211,9 +213,18 @@ struct SegmentReader {
                 var offset = off_t(range.lowerBound + offsetInSegment)
                 let moved = sendfile(descriptor, source, &offset, Int(min(Int64(chunkSize), left)))
                 if moved < 0 {
-                    if errno == EINTR { continue }
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EINVAL || code == ENOSYS || code == EOPNOTSUPP {
+                        // A file system that cannot splice (before Linux 6.5, some FUSE and
+                        // network ones): the rest goes through this process. Reopened, so that
+                        // `next()` reads from the right offset.
+                        sendfileUnsupported = true
+                        close()
+                        break
+                    }
                     throw .encodingFailed(
-                        "cannot copy \(url.path) into a temporary file: \(String(cString: strerror(errno)))")
+                        "cannot copy \(url.path) into a temporary file: \(String(cString: strerror(code)))")
                 }
                 if moved == 0 {
                     throw .encodingFailed("\(url.path) became shorter after the request was made")
@@ -282,7 +293,8 @@ struct SegmentReader {
     private static func openRegularFile(_ url: URL, reaching end: Int64) throws(NetLayerError) -> FileHandle {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .encodingFailed("cannot read \(url.path): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw .encodingFailed("cannot read \(url.path): \(String(cString: strerror(code)))")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()

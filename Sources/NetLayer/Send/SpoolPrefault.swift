@@ -26,8 +26,9 @@ import Foundation
 /// The helper is a thread of its own for the spool's duration, which sleeps when it is a window
 /// ahead and wakes when the writer reports progress: a queue's worker would have to be asked for
 /// again after each pause, and on Linux a dispatch queue's worker can be late when its pool is busy
-/// with blocking work like this writer. For bodies under ``minimumLength``, on one core, and off
-/// Linux nothing is started and the spool is written as before.
+/// with blocking work like this writer. For bodies under ``minimumLength``, on one core and off
+/// Linux no helper is started. (On tmpfs, whose pages are memory anyway, the kernel ignores the
+/// advice; the helper then only costs a sleeping thread.)
 ///
 /// Unchecked Sendable: `state` is only touched under `condition`; `length` and `reader` are
 /// constants.
@@ -35,8 +36,12 @@ final class SpoolPrefault: @unchecked Sendable {
     /// 32 MiB: below it the spool takes a few milliseconds and a second thread would cost more than
     /// it saves.
     static let minimumLength: Int64 = 32 << 20
-    /// 8 MiB per advice: large enough that the calls are few.
+    /// 8 MiB per step: the helper and the writer take turns by step, so neither waits on pages the
+    /// other is still filling.
     static let step: Int64 = 8 << 20
+    /// 128 KiB per advice: the smallest read-ahead size Linux uses by default, so that every advice
+    /// is carried out whole (the kernel cuts a larger one to the device's read-ahead size).
+    static let piece: Int64 = 128 << 10
     /// 64 MiB: how far ahead of the writer the helper may fill the page cache. Enough to keep both
     /// cores busy; small enough that a body larger than the memory left to the process (a
     /// container's limit) does not push out pages the writer has yet to use.
@@ -54,8 +59,8 @@ final class SpoolPrefault: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
     private let length: Int64
-    /// The helper's own descriptor of the spool, closed by the helper as it exits (never a
-    /// descriptor the writer closes under it).
+    /// The helper's own descriptor of the spool (a duplicate of the writer's), closed by the helper
+    /// as it exits: never a number the writer closes under it.
     private let reader: Int32
 
     private init(length: Int64, reader: Int32) {
@@ -64,18 +69,21 @@ final class SpoolPrefault: @unchecked Sendable {
     }
 
     /// Sizes `descriptor` (the spool being written, at offset 0) to `length` and starts the helper
-    /// on `file`, when that is worth it here.
+    /// on a duplicate of it, when that is worth it here.
     /// - Returns: The helper, which the writer tells of its progress and then ``finish()``es;
     ///   `nil` when none was started (the file is then untouched).
-    static func start(file: URL, descriptor: Int32, length: Int64) -> SpoolPrefault? {
+    static func start(descriptor: Int32, length: Int64) -> SpoolPrefault? {
         #if canImport(Glibc) || canImport(Musl)
-            guard length >= minimumLength, ProcessInfo.processInfo.activeProcessorCount > 1,
-                ftruncate(descriptor, off_t(length)) == 0
-            else { return nil }
-            let reader = file.withUnsafeFileSystemRepresentation { path in
-                path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+            guard length >= minimumLength, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+                return nil
             }
+            // The helper's own number for the same open file: no second lookup by path.
+            let reader = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard reader >= 0 else { return nil }
+            guard ftruncate(descriptor, off_t(length)) == 0 else {
+                _ = close(reader)
+                return nil
+            }
             let prefault = SpoolPrefault(length: length, reader: reader)
             let thread = Thread { prefault.run() }
             thread.name = "NetLayer spool prefault"
@@ -138,7 +146,14 @@ final class SpoolPrefault: @unchecked Sendable {
             condition.unlock()
             let count = min(Self.step, length - start)
             #if canImport(Glibc) || canImport(Musl)
-                _ = posix_fadvise(reader, off_t(start), off_t(count), POSIX_FADV_WILLNEED)
+                // The kernel reads at most the device's read-ahead size per advice (128 KiB by
+                // default, 8 MiB on some virtual disks), so the step goes in pieces of that size.
+                var offset = start
+                while offset < start + count {
+                    let piece = min(Self.piece, start + count - offset)
+                    _ = posix_fadvise(reader, off_t(offset), off_t(piece), POSIX_FADV_WILLNEED)
+                    offset += piece
+                }
             #endif
             condition.lock()
             state.advised += count
