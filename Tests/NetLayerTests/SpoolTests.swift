@@ -26,6 +26,12 @@ struct SpoolTests {
         return condition()
     }
 
+    /// Creates an empty file at `url` and opens it for writing.
+    static func emptyFileForWriting(_ url: URL) throws -> FileHandle {
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        return try FileHandle(forWritingTo: url)
+    }
+
     static var helperRunsHere: Bool {
         #if canImport(Glibc) || canImport(Musl)
             ProcessInfo.processInfo.activeProcessorCount > 1
@@ -87,8 +93,7 @@ struct SpoolTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("spool.bin")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: file)
+        let handle = try Self.emptyFileForWriting(file)
         defer { try? handle.close() }
         let step = SpoolPrefault.step
         let length = 6 * step + 3  // steps 0...6, the last one 3 bytes long
@@ -119,8 +124,7 @@ struct SpoolTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("spool.bin")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: file)
+        let handle = try Self.emptyFileForWriting(file)
         defer { try? handle.close() }
         let length = 20 * SpoolPrefault.step + 77
         let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: length)
@@ -163,8 +167,7 @@ struct SpoolTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("spool.bin")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: file)
+        let handle = try Self.emptyFileForWriting(file)
         defer { try? handle.close() }
         let step = SpoolPrefault.step
         let window = SpoolPrefault.window
@@ -195,8 +198,7 @@ struct SpoolTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = scratch.file("spool.bin")
-        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: file)
+        let handle = try Self.emptyFileForWriting(file)
         defer { try? handle.close() }
         let prefault = SpoolPrefault.start(
             descriptor: handle.fileDescriptor, length: SpoolPrefault.minimumLength - 1)
@@ -214,11 +216,10 @@ struct SpoolTests {
             .bytes(Data("tail".utf8)),
         ]
         let target = scratch.file("copy.bin")
-        #expect(FileManager.default.createFile(atPath: target.path, contents: nil))
-        let output = try FileHandle(forWritingTo: target)
+        let output = try Self.emptyFileForWriting(target)
         var reader = SegmentReader(segments: segments, chunkSize: 1 << 20)
         var pieces: [Int64] = []
-        while let count = try reader.copyNext(to: output.fileDescriptor) { pieces.append(count) }
+        while let count = try reader.copyNext(to: output) { pieces.append(count) }
         try output.close()
         // No piece is larger than the chunk size, and the pieces add up to the body.
         #expect(pieces.allSatisfy { $0 <= 1 << 20 })
@@ -229,17 +230,15 @@ struct SpoolTests {
         #expect(try Data(contentsOf: target) == expected)
 
         // The file shrinks between two pieces: the next piece fails, it is not padded or cut short.
-        let sink = scratch.file("sink.bin")
-        #expect(FileManager.default.createFile(atPath: sink.path, contents: nil))
-        let sinkHandle = try FileHandle(forWritingTo: sink)
+        let sinkHandle = try Self.emptyFileForWriting(scratch.file("sink.bin"))
         defer { try? sinkHandle.close() }
         var shrinking = SegmentReader(
             segments: [.file(source, range: 0..<(3 * Self.mib))], chunkSize: 1 << 20)
-        #expect(try shrinking.copyNext(to: sinkHandle.fileDescriptor) == Self.mib)
+        #expect(try shrinking.copyNext(to: sinkHandle) == Self.mib)
         #expect(truncate(source.path, off_t(Self.mib + 10)) == 0)
-        #expect(try shrinking.copyNext(to: sinkHandle.fileDescriptor) == 10)
+        #expect(try shrinking.copyNext(to: sinkHandle) == 10)
         let error = #expect(throws: NetLayerError.self) {
-            try shrinking.copyNext(to: sinkHandle.fileDescriptor)
+            try shrinking.copyNext(to: sinkHandle)
         }
         #expect(error?.code == .encodingFailed)
         #expect(error?.message.contains("became shorter") == true)

@@ -79,7 +79,7 @@ enum BodySpool {
             }
             var reader = SegmentReader(segments: body.segments, chunkSize: Self.chunkSize)
             var written: Int64 = 0
-            while let count = try reader.copyNext(to: handle.fileDescriptor) {
+            while let count = try reader.copyNext(to: handle) {
                 if stop.isSet { throw CancellationError() }
                 written += count
                 prefault?.wrote(upTo: written)

@@ -190,14 +190,14 @@ struct SegmentReader {
         return nil
     }
 
-    /// Writes the next piece of at most `chunkSize` bytes to `descriptor`, at its current offset:
+    /// Writes the next piece of at most `chunkSize` bytes to `output`, at its current offset:
     /// on Linux a file range goes with `sendfile`, from the kernel's cache to the kernel's cache
     /// without a copy through this process; bytes, and files elsewhere, with `write`. A reader is
     /// used either this way or through ``next()``, not both.
     /// - Returns: How many bytes were written; `nil` at the end.
     /// - Throws: ``NetLayerError/Code/encodingFailed`` when a file cannot be read or became
-    ///   shorter, or `descriptor` cannot be written.
-    mutating func copyNext(to descriptor: Int32) throws(NetLayerError) -> Int64? {
+    ///   shorter, or `output` cannot be written.
+    mutating func copyNext(to output: FileHandle) throws(NetLayerError) -> Int64? {
         #if canImport(Glibc) || canImport(Musl)
             while index < segments.count && !sendfileUnsupported {
                 let left = segments[index].length - offsetInSegment
@@ -211,7 +211,7 @@ struct SegmentReader {
                 if handle == nil { handle = try Self.openRegularFile(url, reaching: range.upperBound) }
                 guard let source = handle?.fileDescriptor else { break }
                 var offset = off_t(range.lowerBound + offsetInSegment)
-                let moved = sendfile(descriptor, source, &offset, Int(min(Int64(chunkSize), left)))
+                let moved = sendfile(output.fileDescriptor, source, &offset, Int(min(Int64(chunkSize), left)))
                 if moved < 0 {
                     let code = errno
                     if code == EINTR { continue }
@@ -234,27 +234,13 @@ struct SegmentReader {
             }
         #endif
         guard let chunk = try next() else { return nil }
-        try Self.writeAll(chunk, to: descriptor)
+        do {
+            try output.write(contentsOf: chunk)
+        } catch {
+            throw .encodingFailed(
+                "cannot write a temporary file: \(error.localizedDescription)", underlying: error)
+        }
         return Int64(chunk.count)
-    }
-
-    /// Writes all of `data` to `descriptor`, retrying short writes and interruptions.
-    private static func writeAll(_ data: Data, to descriptor: Int32) throws(NetLayerError) {
-        let failure: Int32? = data.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let wrote = write(descriptor, buffer.baseAddress.map { $0 + done }, buffer.count - done)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += wrote
-            }
-            return nil
-        }
-        if let failure {
-            throw .encodingFailed("cannot write a temporary file: \(String(cString: strerror(failure)))")
-        }
     }
 
     private mutating func read(_ url: URL, at offset: Int64, count: Int, end: Int64) throws(NetLayerError)
