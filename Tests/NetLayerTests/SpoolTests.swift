@@ -110,12 +110,17 @@ struct SpoolTests {
         // window of 64 MiB reaches past the end) and exits.
         #expect(try await Self.eventually { helper.hasExited })
         #expect(helper.advised == 3 * step)
-        // Those steps, whole, and nothing else, are in the page cache (where the file system keeps
-        // one: on tmpfs the advice does nothing).
+        // Those steps, and nothing else, are in the page cache (where the file system keeps one: on
+        // tmpfs the advice does nothing). Nearly whole, not whole: the advice is advisory, and under
+        // a full parallel test run the kernel left 0.4–0.8% of a step's pages out (seen in CI).
         if let probe = Self.residentFraction(file, 0..<step), probe == 0 {
             for index in Int64(0)..<6 {
-                let fraction = Self.residentFraction(file, (index * step)..<((index + 1) * step))
-                #expect(fraction == (index % 2 == 1 ? 1 : 0), "step \(index): \(fraction ?? -1)")
+                let fraction = Self.residentFraction(file, (index * step)..<((index + 1) * step)) ?? -1
+                if index % 2 == 1 {
+                    #expect(fraction >= 0.9, "step \(index): \(fraction)")
+                } else {
+                    #expect(fraction == 0, "step \(index): \(fraction)")
+                }
             }
         }
     }
