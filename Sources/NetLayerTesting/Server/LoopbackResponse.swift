@@ -42,6 +42,11 @@ public struct LoopbackResponse: ScriptedResponse {
     /// A body generated piece by piece while it is written, never held whole; when set, it replaces
     /// ``body`` and ``drip``. Default `nil`.
     public var streamedBody: StreamedBody?
+    /// Exact bytes to put on the wire instead of a response NetLayer's server frames: each piece is
+    /// sent after its pause, nothing is added, and the connection is closed afterwards. For hostile
+    /// servers: 1xx heads before the final one, trailers, a head cut in the middle. When set, every
+    /// other property but ``delay`` is ignored. Default `nil`.
+    public var rawWire: [RawPiece]?
 
     /// Creates a response.
     /// - Parameters:
@@ -126,6 +131,45 @@ public struct LoopbackResponse: ScriptedResponse {
     public mutating func addHeader(_ name: String, _ value: String) {
         headerFields = HeaderFields(
             received: headerFields.map { (name: $0.name, value: $0.value) } + [(name, value)])
+    }
+
+    /// One piece of a ``rawWire`` response: bytes sent as they are, after a pause.
+    public struct RawPiece: Sendable {
+        /// How long to wait before sending ``bytes``. Default none.
+        public var pause: Duration
+        /// The bytes, sent as they are.
+        public var bytes: Data
+
+        /// Creates a piece.
+        /// - Parameters:
+        ///   - bytes: The bytes, sent as they are.
+        ///   - pause: How long to wait first. Default none.
+        public init(_ bytes: Data, after pause: Duration = .zero) {
+            self.bytes = bytes
+            self.pause = pause
+        }
+
+        /// Creates a piece of text, sent as UTF-8.
+        /// - Parameters:
+        ///   - text: The text; write `\r\n` line ends yourself.
+        ///   - pause: How long to wait first. Default none.
+        public init(_ text: String, after pause: Duration = .zero) {
+            self.init(Data(text.utf8), after: pause)
+        }
+    }
+
+    /// A response of exact bytes (see ``rawWire``): sent piece by piece, then the connection is
+    /// closed.
+    /// ```swift
+    /// server.route("/hints") { _ in
+    ///     .raw([.init("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"),
+    ///           .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", after: .milliseconds(50))])
+    /// }
+    /// ```
+    public static func raw(_ pieces: [RawPiece]) -> LoopbackResponse {
+        var response = LoopbackResponse()
+        response.rawWire = pieces
+        return response
     }
 
     /// A copy that waits `delay` before sending anything.

@@ -21,6 +21,13 @@ struct ResponseWriter {
     {
         if response.delay > .zero, !sleep(response.delay) { return .close }
         if response.dropConnection { return .close }
+        if let pieces = response.rawWire {
+            for piece in pieces {
+                if piece.pause > .zero, !sleep(piece.pause) { return .close }
+                if !piece.bytes.isEmpty, !send(piece.bytes) { return .close }
+            }
+            return .close
+        }
 
         let plan = Self.plan(response, method: method, version: version, requestKeepAlive: requestKeepAlive)
         let outcome: Outcome = plan.keepOpen ? .keepOpen : .close
