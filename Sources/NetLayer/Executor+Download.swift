@@ -160,7 +160,11 @@ extension Executor {
                 throw error
             }
             await flusher.finish()
-            try handle.synchronize()
+            let syncError = await flusher.makeDurable()
+            if syncError != 0 {
+                throw NetLayerError.fileFailed(
+                    "cannot flush the download to disk at \(files.partial.path): \(FileSync.describe(syncError))")
+            }
             fileSize = try handle.seekToEnd()
         } catch let inUse as DownloadFiles.PartialInUse {
             // Another process writes the partial file: it is left to that process.

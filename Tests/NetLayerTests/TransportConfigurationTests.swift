@@ -14,23 +14,34 @@ struct TransportConfigurationTests {
         init() { super.init(protocol: .http, domain: "127.0.0.1:9") }
     }
 
-    @Test func theDefaultSessionHasNoURLCacheOnLinuxWhereItNeverCaches() throws {
-        // Linux URLSession looks every request up in URLCache.shared without ever storing or
-        // serving one (about 60 µs of CPU per small GET, measured); Apple platforms keep the cache.
+    @Test func theDefaultSessionKeepsNoCacheNoCredentialsAndNoCookiesOnEveryPlatform() throws {
+        // NetLayer decides caching, authentication and redirects itself; URLSession must not decide
+        // them first on any platform (and Linux's shared cookie storage writes a file per process).
         let transports = [
             URLSessionTransport(),
             try #require(PlainAPI().transport as? URLSessionTransport),
         ]
-        for transport in transports {
-            #if canImport(FoundationNetworking)
-                #expect(transport.session.configuration.urlCache == nil)
-            #else
-                #expect(transport.session.configuration.urlCache != nil)
-            #endif
+        let configurations =
+            transports.map { $0.session.configuration } + [URLSessionTransport.defaultConfiguration]
+        for configuration in configurations {
+            #expect(configuration.urlCache == nil)
+            #expect(configuration.urlCredentialStorage == nil)
+            #expect(configuration.httpCookieStorage == nil)
+            #expect(configuration.httpShouldSetCookies == false)
+            #expect(configuration.requestCachePolicy == .reloadIgnoringLocalCacheData)
         }
-        #if canImport(FoundationNetworking)
-            #expect(URLSessionTransport.defaultConfiguration.urlCache == nil)
-        #endif
+    }
+
+    @Test func httpAuthenticationChallengesAreNetLayersAndTLSOnesTheSystems() {
+        for method in [
+            NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate, NSURLAuthenticationMethodDefault,
+            NSURLAuthenticationMethodHTMLForm,
+        ] {
+            #expect(SessionDelegate.isHTTPAuthentication(method), "\(method)")
+        }
+        #expect(!SessionDelegate.isHTTPAuthentication("NSURLAuthenticationMethodServerTrust"))
+        #expect(!SessionDelegate.isHTTPAuthentication("NSURLAuthenticationMethodClientCertificate"))
     }
 
     @Test func aConfigurationTheCallerGivesKeepsItsCache() {

@@ -122,9 +122,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }
+        #else
+            // Apple platforms: an HTTP authentication challenge (Basic, Digest, NTLM, Negotiate, a
+            // form) is rejected, so URLSession delivers the 401 to NetLayer's validation and
+            // authenticator instead of answering it from a credential storage, as on Linux.
+            if Self.isHTTPAuthentication(challenge.protectionSpace.authenticationMethod) {
+                completionHandler(.rejectProtectionSpace, nil)
+                return
+            }
         #endif
+        // Server trust and client certificates: the system's own handling.
         completionHandler(.performDefaultHandling, nil)
     }
+
+    /// Whether an authentication method is HTTP authentication (answered by NetLayer), rather than
+    /// TLS server trust or a client certificate (left to the system).
+    static func isHTTPAuthentication(_ method: String) -> Bool {
+        httpAuthenticationMethods.contains(method)
+    }
+
+    /// The HTTP authentication methods (a `WWW-Authenticate` or `Proxy-Authenticate` challenge).
+    static let httpAuthenticationMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodHTMLForm, NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+    ]
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(task)) }

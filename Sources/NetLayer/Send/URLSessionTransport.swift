@@ -41,25 +41,41 @@ public final class URLSessionTransport: Transport {
     let delegateQueue: OperationQueue
 
     /// The configuration a transport gets when none is given, new on each access:
-    /// `URLSessionConfiguration.default`, except that on Linux it has no `URLCache`.
+    /// `URLSessionConfiguration.default` without a `URLCache`, without credential storage and
+    /// without cookie storage, on every platform.
     ///
-    /// Linux URLSession looks every request up in its `URLCache` but never stores or serves a
-    /// response, even one with `Cache-Control: max-age` (checked with Swift 6.3.1); the lookup
-    /// alone costs about 30–60 µs of CPU per request, 7–8% of a small GET's CPU on loopback and up
-    /// to 10% of its sequential throughput (measured, see Benchmarks/README.md). Apple platforms
-    /// keep the shared cache, which does cache.
+    /// NetLayer decides caching, authentication and redirects itself, so URLSession must not decide
+    /// them first, and the same call must behave the same on Apple platforms and Linux:
+    /// - **No `URLCache`.** On Apple platforms `URLCache.shared` adds its own `If-None-Match`, turns
+    ///   a 304 into a 200, serves responses by heuristic freshness and stores responses to
+    ///   authorized requests on disk. On Linux it looks every request up but never stores or serves
+    ///   one (Swift 6.3.1), and the lookup costs 30–60 µs of CPU per request.
+    /// - **No `URLCredentialStorage`.** Stored credentials could answer a Basic, Digest, NTLM or
+    ///   Negotiate challenge before NetLayer sees the 401; a 401 always reaches validation and
+    ///   the resource's authenticator.
+    /// - **No `HTTPCookieStorage`.** Cookies are not kept or sent: on Linux the shared storage
+    ///   writes every `Set-Cookie` a server sends to a file under the user's home directory,
+    ///   rewriting it per cookie on a queue every request of the process waits for (400 cookies
+    ///   stalled the process's requests for 12 s). Set a storage on a configuration of your own to
+    ///   keep cookies.
+    ///
+    /// A configuration you pass to ``init(configuration:connectionReuse:bufferLimit:)`` is used as
+    /// it is, except that HTTP authentication challenges are always left to NetLayer.
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
-        #if canImport(FoundationNetworking)
-            configuration.urlCache = nil
-        #endif
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCredentialStorage = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         return configuration
     }
 
     /// Creates a transport with its own session.
     /// - Parameters:
-    ///   - configuration: Default ``defaultConfiguration``: Foundation's default, without the
-    ///     `URLCache` on Linux, where it never caches. A configuration you give is used as it is.
+    ///   - configuration: Default ``defaultConfiguration``: Foundation's default without a cache,
+    ///     credential storage or cookie storage. A configuration you give is used as it is.
     ///   - connectionReuse: Default ``ConnectionReuse/replayableRequestsOnly``.
     ///   - bufferLimit: How many unread bytes a streamed response body holds in memory before the
     ///     task is paused (Apple platforms) or the surplus goes to a temporary file (Linux, where

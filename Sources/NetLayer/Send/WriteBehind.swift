@@ -1,18 +1,11 @@
 import Dispatch
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Flushes a file to disk in the background while it is still being written, so that the final
 /// `fsync` of a download finds little left to do: the disk works while the network does, instead of
 /// after it.
 ///
-/// Every ``interval`` bytes, ``wrote(_:)`` starts an `fdatasync` on a utility queue unless one is
+/// Every ``interval`` bytes, ``wrote(_:)`` starts a flush (``FileSync/flushData(_:)``: `fdatasync` on Linux, `fsync` on
+/// Darwin) on a utility queue unless one is
 /// still running; ``finish()`` waits (without blocking a thread) for the one in flight, so the file
 /// descriptor is never closed under it.
 final class WriteBehind: Sendable {
@@ -57,7 +50,7 @@ final class WriteBehind: Sendable {
         guard start else { return }
         let descriptor = self.descriptor
         Self.queue.async { [self] in
-            _ = fdatasync(descriptor)
+            FileSync.flushData(descriptor)
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 state.flushing = false
                 defer { state.waiter = nil }
@@ -79,6 +72,19 @@ final class WriteBehind: Sendable {
                 return true
             }
             if now { continuation.resume() }
+        }
+    }
+
+    /// Makes the file durable (``FileSync/makeDurable(_:)``: `fsync`, `F_FULLFSYNC` on Darwin) on
+    /// the flush queue, so the blocking call never holds a thread of Swift's cooperative pool.
+    /// Call after ``finish()``.
+    /// - Returns: `0`, or the `errno` of the failed call.
+    func makeDurable() async -> Int32 {
+        let descriptor = self.descriptor
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Self.queue.async {
+                continuation.resume(returning: FileSync.makeDurable(descriptor))
+            }
         }
     }
 }
