@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import NetLayer
+@testable import NetLayerTesting
 
 /// The bounded buffer between the session delegate and a body's reader, without a network.
 @Suite("Body buffer")
@@ -149,6 +150,40 @@ struct BodyBufferTests {
         // The producer is ignored from then on.
         buffer.yield(Data(count: 10))
         #expect(calls.all == ["cancel"])
+    }
+
+    @Test func aDrainFinishedFromAnotherThreadReturnsOnlyAfterTheSinkInProgressReturned() async throws {
+        // A deadline ends the body from the watchdog's thread while the producer writes a chunk to
+        // the download's file: the drain must not return (and the file be closed) under that write.
+        let buffer = BodyBuffer(limit: 100, control: BodyBuffer.Control(pause: nil, resume: nil, cancel: {}))
+        let writing = TestGate()
+        let inside = TestLocked(false)
+        let finishedWriting = TestLocked(false)
+        let drain = Task {
+            try await buffer.drain(into: { _ in
+                inside.withLock { $0 = true }
+                writing.wait()
+                finishedWriting.withLock { $0 = true }
+            })
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        let producer = Thread { buffer.yield(Data(count: 10)) }
+        producer.start()
+        try await Self.eventually { inside.withLock { $0 } }
+        buffer.finish(NetLayerError.timedOut("the total deadline of 1 s elapsed"))
+        try await Task.sleep(for: .milliseconds(100))
+        let endedEarly = TestLocked(false)
+        let watcher = Task {
+            _ = try? await drain.value
+            endedEarly.withLock { $0 = !finishedWriting.withLock { $0 } }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        writing.open()
+        await #expect(throws: NetLayerError.self) { try await drain.value }
+        await watcher.value
+        #expect(!endedEarly.withLock { $0 }, "the drain returned while its sink was still writing")
+        // Nothing reaches the sink after the end.
+        buffer.yield(Data(count: 10))
     }
 
     @Test func aCancelledDrainEndsOnlyWhenTheProducerHasEndedAndNothingReachesTheSinkAfter() async throws {

@@ -47,6 +47,10 @@ final class BodyBuffer: @unchecked Sendable {
     private var spilled: Int64 = 0
     /// Set by ``drain(into:)``: every chunk goes straight to it, on the producer's thread.
     private var sink: (@Sendable (Data) throws -> Void)?
+    /// The producer is inside `sink` now. A ``finish(_:)`` from another thread meanwhile (a
+    /// deadline, a cancellation) leaves the drain's waiter to the producer, which resumes it once
+    /// the sink returned: the drain never returns while its sink still writes.
+    private var inSink = false
     private let spillDirectory: URL?
     private static let controlQueue = DispatchQueue(label: "NetLayer.BodyBuffer.control")
 
@@ -86,6 +90,7 @@ final class BodyBuffer: @unchecked Sendable {
             if cancelled || end != nil { return }
             if let sink {
                 direct = sink
+                inSink = true
                 return
             }
             if let waiter {
@@ -120,8 +125,23 @@ final class BodyBuffer: @unchecked Sendable {
         handOver?.resume(returning: data)
         if let direct {
             // The producer is serial, so chunks reach the sink in order and one at a time.
-            do { try direct(data) } catch {
-                finish(error)
+            var sinkFailure: (any Error)?
+            do { try direct(data) } catch { sinkFailure = error }
+            let (late, end) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Result<Void, any Error>?) in
+                inSink = false
+                // Finished by another thread while the sink ran: the waiter is this thread's to resume.
+                guard let end = self.end, let waiter = self.waiter else { return (nil, nil) }
+                self.waiter = nil
+                return (waiter, cancelled ? .failure(CancellationError()) : end)
+            }
+            if let late, let end {
+                switch end {
+                case .success: late.resume(returning: nil)
+                case .failure(let error): late.resume(throwing: error)
+                }
+            }
+            if let sinkFailure {
+                finish(sinkFailure)
                 control.cancel()
                 return
             }
@@ -144,6 +164,8 @@ final class BodyBuffer: @unchecked Sendable {
         let (waiter, cancelled): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
             if end != nil { return (nil, false) }
             end = error.map { .failure($0) } ?? .success(())
+            // The producer is inside the sink: it resumes the waiter when the sink returns.
+            if inSink { return (nil, false) }
             defer { self.waiter = nil }
             return (self.waiter, self.cancelled)
         }
@@ -242,7 +264,9 @@ final class BodyBuffer: @unchecked Sendable {
             _ = try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Data?, any Error>) in
                 let outcome: Result<Data?, any Error>? = lock.withLock {
-                    if let end {
+                    // While the producer is inside the sink, it resumes this waiter when the sink
+                    // returns.
+                    if let end, !inSink {
                         if cancelled { return .failure(CancellationError()) }
                         if case .failure(let error) = end { return .failure(error) }
                         return .success(nil)

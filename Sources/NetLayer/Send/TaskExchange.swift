@@ -34,6 +34,12 @@ final class TaskExchange: @unchecked Sendable {
     private var watchdogStart = ContinuousClock.now
     private var isComplete = false
     private var watchdogTimeouts = Timeouts()
+    /// Interim (1xx) heads skipped so far.
+    private var interimHeads = 0
+
+    /// The most interim (1xx) responses one call accepts before the final head: a server that
+    /// sends `102 Processing` without end fails the call instead of holding it.
+    static let maximumInterimResponses = 64
 
     /// The queue every exchange's watchdog fires on: each tick is a few reads under a lock.
     private static let watchdogQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.timeouts")
@@ -71,8 +77,25 @@ final class TaskExchange: @unchecked Sendable {
         }
     }
 
-    /// The response head arrived: hand it to the caller with a body that streams from here on.
+    /// A response head arrived: an interim (1xx) one is skipped (RFC 9110 §15.2: never final;
+    /// `101 Switching Protocols` ends HTTP on the connection and is handed on as final, for
+    /// validation to refuse); the final one goes to the caller with a body that streams from here on.
     func receivedHead(_ response: HTTPURLResponse) {
+        if (100..<200).contains(response.statusCode) && response.statusCode != 101 {
+            let tooMany = lock.withLock { () -> Bool in
+                lastActivity = .now
+                interimHeads += 1
+                return interimHeads > Self.maximumInterimResponses
+            }
+            if tooMany {
+                failNow(
+                    NetLayerError(
+                        .transport,
+                        "the server sent more than \(Self.maximumInterimResponses) interim (1xx) responses without a final one"
+                    ))
+            }
+            return
+        }
         #if canImport(FoundationNetworking)
             // Linux: suspending a running task removes it from libcurl, and the transfer stalls or
             // restarts; the buffer spills to disk instead.
@@ -144,10 +167,32 @@ final class TaskExchange: @unchecked Sendable {
             cancelled = true
             return started
         }
-        if wasStarted {
-            let task = self.task
-            DispatchQueue.global().async { task.cancel() }
+        if wasStarted { failNow(CancellationError()) }
+    }
+
+    /// Ends the call now with `error`, without waiting for URLSession to report the task's end:
+    /// the caller waiting for the head, or the body's reader, gets `error` at once, the spooled
+    /// request body is released, and the task is cancelled from another thread. URLSession reports
+    /// completion on a queue of its own that other work can hold for seconds (Linux runs every
+    /// session's completions, and the shared cookie storage's writes, on one serial queue), so a
+    /// deadline or a cancellation must not wait for it. ``complete(error:)`` later finds nothing
+    /// left to deliver.
+    private func failNow(_ error: any Error) {
+        let (continuation, buffer, cleanup) = lock.withLock {
+            defer {
+                headContinuation = nil
+                self.cleanup = nil
+            }
+            return (headContinuation, self.buffer, self.cleanup)
         }
+        cleanup?()
+        if let continuation {
+            continuation.resume(throwing: error)
+        } else {
+            buffer?.finish(error)
+        }
+        let task = self.task
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// The body's consumer went away, or its sink failed: stop the transfer.
@@ -157,8 +202,7 @@ final class TaskExchange: @unchecked Sendable {
     /// to catch up (`BackpressureOperationQueue`), so the URLSession call is made from another thread.
     private func cancelTransfer() {
         lock.withLock { cancelled = true }
-        let task = self.task
-        DispatchQueue.global().async { task.cancel() }
+        failNow(CancellationError())
     }
 
     /// Starts the timer that enforces the idle timeout and the total deadline.
@@ -208,9 +252,9 @@ final class TaskExchange: @unchecked Sendable {
             return (watchdog, nil, min(deadline - now, .milliseconds(250)))
         }
         guard let check else { return }
-        if check.reason != nil {
+        if let reason = check.reason {
             check.timer.cancel()
-            task.cancel()
+            failNow(NetLayerError.timedOut(reason))
             return
         }
         let (seconds, attoseconds) = check.wake.components
