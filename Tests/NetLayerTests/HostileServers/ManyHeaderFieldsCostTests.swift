@@ -11,7 +11,7 @@ extension WireTests {
     /// of a response: 20,000 short fields (within libcurl's 300 KiB limit for a head) cost seconds of
     /// CPU, which NetLayer cannot avoid (Docs/Security.md, "What Linux URLSession does that NetLayer
     /// cannot fix"). The test checks both heads arrive whole and records the cost of four times the
-    /// fields: about 16 times longer when quadratic (measured here: 13–14), about 4 when linear.
+    /// fields: about 16 times longer when quadratic (measured here: 13–22), about 4 when linear.
     @Suite("Platform faults: the cost of many header fields")
     struct ManyHeaderFieldsCostTests {
         static let server = TestServerPool.make()
