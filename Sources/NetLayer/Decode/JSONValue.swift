@@ -28,11 +28,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Decodes any JSON value, nested in a model (`let payload: JSONValue`) or at the top.
     ///
-    /// Each value is decoded once, as the type the decoder holds, in time linear in the input's size
-    /// and depth. (Trying each type in turn would make `JSONDecoder` build an error with the whole
-    /// coding path for every wrong guess: on Linux that costs time quadratic in the depth per error,
-    /// and took seconds for 500 nested arrays.) A number is `.integer` when its value is an integer
-    /// that fits in `Int64`, else `.double`.
+    /// Linear in the input's size and depth. Near the top, each type is tried in turn (Bool, Int64,
+    /// Double, String, array, object); deeper than ``DecoderValueKind/attemptDepth`` levels a value is
+    /// decoded once, as the type `JSONDecoder` holds, because every wrong guess makes `JSONDecoder`
+    /// build an error with the whole coding path, which on Linux costs time quadratic in the depth
+    /// (500 nested arrays took seconds). A number is `.integer` when its value is an integer that
+    /// fits in `Int64`, else `.double`.
     /// - Throws: `DecodingError` when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -40,27 +41,51 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .null
             return
         }
-        switch DecoderValueKind.current(of: decoder) {
+        let depth: Int
+        var kind: DecoderValueKind?
+        if let known = DecoderValueKind.depth {
+            // Inside another JSONValue: the depth is known, the type read only when deep.
+            depth = known
+            if depth >= DecoderValueKind.attemptDepth { kind = DecoderValueKind.current(of: decoder)?.kind }
+        } else {
+            // The outermost JSONValue: where it is (a deep recursive model, or the top).
+            let current = DecoderValueKind.current(of: decoder)
+            depth = current?.depth ?? 0
+            if depth >= DecoderValueKind.attemptDepth { kind = current?.kind }
+        }
+        let children = depth + 1
+        switch kind {
         case .bool: self = .bool(try container.decode(Bool.self))
         case .number: self = try Self.number(in: container)
         case .string: self = .string(try container.decode(String.self))
-        case .array: self = .array(try container.decode([JSONValue].self))
-        case .object: self = .object(try container.decode([String: JSONValue].self))
-        case nil: self = try Self.byAttempts(in: container)
+        case .array:
+            self = .array(
+                try DecoderValueKind.$depth.withValue(children) { try container.decode([JSONValue].self) })
+        case .object:
+            self = .object(
+                try DecoderValueKind.$depth.withValue(children) {
+                    try container.decode([String: JSONValue].self)
+                })
+        case nil:
+            self = try DecoderValueKind.$depth.withValue(children) { try Self.byAttempts(in: container) }
         }
     }
 
     /// A number as `JSONDecoder` gives it: `Int64` when its value is an integer that fits, else
-    /// `Double`, without a failed attempt.
+    /// `Double`, without a failed attempt (but for a number within 1024 of ±2^63).
     private static func number(in container: any SingleValueDecodingContainer) throws -> JSONValue {
-        let double = try container.decode(Double.self)
+        // JSONDecoder reads `0e1` as an Int64 but refuses it as a Double.
+        guard let double = try? container.decode(Double.self) else {
+            return .integer(try container.decode(Int64.self))
+        }
         // Below 2^53 a Double holds every integer exactly; above, ask for the exact Int64.
         if abs(double) < 0x1p53, let exact = Int64(exactly: double) { return .integer(exact) }
         if abs(double) <= 0x1p63, let exact = try? container.decode(Int64.self) { return .integer(exact) }
         return .double(double)
     }
 
-    /// For a decoder whose current value's type cannot be read: each type in turn.
+    /// Each type in turn, as `JSONValue` always did near the top (and for decoders whose current
+    /// value cannot be read).
     private static func byAttempts(in container: any SingleValueDecodingContainer) throws -> JSONValue {
         if let value = try? container.decode(Bool.self) { return .bool(value) }
         if let value = try? container.decode(Int64.self) { return .integer(value) }
