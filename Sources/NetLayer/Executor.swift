@@ -166,6 +166,12 @@ public struct Executor: Sendable {
         if Model.self == Data.self || Model.self == Data?.self, let raw = data as? Model { return raw }
         if Model.self == String.self, let text = String(data: data, encoding: .utf8) as? Model { return text }
         do {
+            // JSONValue: parsed in one pass by NetLayer's own parser (JSONValue.parse).
+            if Model.self == JSONValue.self,
+                let value = try JSONValue.parse(data, decoder: resource.options.decoder) as? Model
+            {
+                return value
+            }
             return try resource.options.decoder.decode(Model.self, from: data)
         } catch {
             let redactor = redactor(for: exchange.prepared)

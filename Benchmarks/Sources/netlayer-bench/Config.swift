@@ -6,7 +6,7 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--latency-only` | all but latency | all but latency |
+/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|json\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--json-only`, `--latency-only` | all but latency | all but latency |
 /// | `BENCH_LATENCY_BLOCKS` (rotations of the latency diagnostic, 25 requests per client each) | | 300 | 60 |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
@@ -32,6 +32,9 @@ struct Config: CustomStringConvertible {
     /// The event-stream parsing part (`--events-only`, `BENCH_ONLY=events`; see
     /// EventStreamBenchmark.swift for its `BENCH_EVENTS_*` variables).
     var runEvents: Bool
+    /// The JSON decoding part (`--json-only`, `BENCH_ONLY=json`; see JSONBenchmark.swift for its
+    /// `BENCH_JSON_*` variables).
+    var runJSON: Bool
     /// The layer-by-layer latency diagnostic (`--latency-only`, `BENCH_ONLY=latency`; never part of a
     /// full run). See LatencyBenchmark.swift.
     var runLatency: Bool
@@ -91,11 +94,12 @@ struct Config: CustomStringConvertible {
         if arguments.contains("--throughput-only") { only = "throughput" }
         if arguments.contains("--transfers-only") { only = "transfers" }
         if arguments.contains("--events-only") { only = "events" }
+        if arguments.contains("--json-only") { only = "json" }
         if arguments.contains("--latency-only") { only = "latency" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
             let known = [
                 "--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only",
-                "--latency-only",
+                "--json-only", "--latency-only",
             ]
             if !known.contains(argument) {
                 fail(
@@ -114,8 +118,8 @@ struct Config: CustomStringConvertible {
                 "BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)"
             )
         }
-        if !["", "prep", "throughput", "transfers", "events", "latency"].contains(only) {
-            fail("BENCH_ONLY must be prep, throughput, transfers, events or latency, not \(only)")
+        if !["", "prep", "throughput", "transfers", "events", "json", "latency"].contains(only) {
+            fail("BENCH_ONLY must be prep, throughput, transfers, events, json or latency, not \(only)")
         }
         func list(_ name: String, allowed: [String]) -> [String] {
             guard let text = environment[name] else { return allowed }
@@ -161,6 +165,7 @@ struct Config: CustomStringConvertible {
             runThroughput: only == "" || only == "throughput",
             runTransfers: only == "" || only == "transfers",
             runEvents: only == "" || only == "events",
+            runJSON: only == "" || only == "json",
             runLatency: only == "latency",
             latencyBlocks: count("BENCH_LATENCY_BLOCKS", full: 300, quick: 60),
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),

@@ -9,7 +9,7 @@ import NetLayer
 // URLSession, then transfers (peak RSS and throughput of large uploads and downloads), then
 // event-stream parsing against mattt/EventSource's parser. See Benchmarks/README.md. Always run in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench [--quick]
-//     [--prep-only|--throughput-only|--transfers-only|--events-only|--latency-only]
+//     [--prep-only|--throughput-only|--transfers-only|--events-only|--json-only|--latency-only]
 
 // A child of the transfer memory benchmark: one transfer in a fresh process (see MemoryBenchmark).
 if CommandLine.arguments.dropFirst().first == "--memory-child" {
@@ -215,9 +215,19 @@ if config.runEvents {
     }
 }
 
+var jsonFields: [(String, String)] = []
+if config.runJSON {
+    fflush(nil)
+    do {
+        jsonFields = try JSONBenchmark.run(quick: config.quick, progress: progress)
+    } catch {
+        fail("JSON benchmark: \(error)")
+    }
+}
+
 print("")
 print(
     Report.resultLine(
         prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency,
-        extra: transferFields + eventFields))
+        extra: transferFields + eventFields + jsonFields))
 exit(0)
