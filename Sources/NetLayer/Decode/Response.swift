@@ -24,6 +24,8 @@ public struct Response<Value: Sendable>: Sendable {
     /// How many attempts reached the transport: 1, plus one per retry and per replay after a
     /// credentials refresh. Default 1.
     public var attempts: Int = 1
+    /// The secrets of the call, masked when the response is printed.
+    var secrets = CallSecrets.none
 
     /// The HTTP status code.
     public var statusCode: Int { head.statusCode }

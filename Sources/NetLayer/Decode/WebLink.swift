@@ -14,6 +14,8 @@ public struct WebLink: Sendable, Hashable {
     /// Every parameter by lower-cased name, unquoted (`rel`, `title`, `type`, …); the first
     /// occurrence of a name wins, as RFC 8288 §3 asks.
     public let parameters: [String: String]
+    /// The secrets of the call whose response carried it, masked when it is printed (not compared).
+    var secrets = CallSecrets.none
 
     /// Whether `relation` is one of ``relations`` (compared case-insensitively).
     public func has(relation: String) -> Bool { relations.contains(relation.lowercased()) }
@@ -30,7 +32,7 @@ extension HeaderFields {
 extension Response {
     /// The links of the response's `Link` fields (RFC 8288), relative targets resolved against
     /// ``url``: pagination (`next`, `last`), alternates, and so on.
-    public var links: [WebLink] { headerFields.links(relativeTo: url) }
+    public var links: [WebLink] { headerFields.links(relativeTo: url).printed(with: secrets) }
 
     /// The target of the first link with `relation` (for example `"next"`), if any.
     public func link(_ relation: String) -> URL? {
