@@ -115,10 +115,10 @@ struct Redactor: Sendable {
     func mask(_ text: String) -> String {
         guard !secrets.isEmpty else { return text }
         var result = text
-        for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: redaction.placeholder)
-        }
+        // One search per secret (a case-insensitive search finds the exact spelling too); only a
+        // secret that is there costs more.
         for secret in secrets where result.range(of: secret, options: .caseInsensitive) != nil {
+            result = result.replacingOccurrences(of: secret, with: redaction.placeholder)
             result = result.replacingOccurrences(
                 of: secret, with: redaction.placeholder, options: .caseInsensitive)
         }
