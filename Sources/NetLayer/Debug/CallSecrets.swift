@@ -33,9 +33,6 @@ struct CallSecrets: Sendable, Hashable {
     /// A call's redactor, already built.
     init(_ redactor: Redactor) { self.source = BuiltRedactor(redactor) }
 
-    /// Whether a call stands behind the value.
-    var isKnown: Bool { source != nil }
-
     /// The call's redactor, or one redacting by ``Redaction/default`` names only.
     var redactor: Redactor { source?.redactor ?? Redactor(redaction: .default) }
 
