@@ -14,6 +14,8 @@ struct AttemptRecord: Sendable {
         var attempts = 0
         var note: String?
         var sentHeaders = HeaderFields()
+        /// Every attempt's header block as sent (a replay's refreshed credentials included).
+        var sentBlocks: [HeaderFields] = []
     }
     private let state: LockedValue<State>
 
@@ -28,12 +30,15 @@ struct AttemptRecord: Sendable {
     var note: String? { state.withLock { $0.note } }
     /// Headers added on the way (an authenticator's), so their values are redacted too.
     var sentHeaders: HeaderFields { state.withLock { $0.sentHeaders } }
+    /// Every header block sent so far, for the redactor: their secret values are all secrets.
+    var sentBlocks: [HeaderFields] { state.withLock { $0.sentBlocks } }
 
     func started(_ request: TransportRequest) {
         state.withLock { state in
             state.lastRequest = request
             state.redirects = []
             state.sentHeaders.merge(request.headerFields)
+            state.sentBlocks.append(request.headerFields)
         }
     }
 
@@ -126,6 +131,7 @@ extension Executor {
         } catch {
             var sent = prepared
             sent.headers.merge(record.sentHeaders)
+            sent.sentHeaderBlocks = record.sentBlocks
             return .failure(executor.mapTransportError(error, request: record.lastRequest, prepared: sent))
         }
     }

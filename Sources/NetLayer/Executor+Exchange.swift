@@ -7,9 +7,19 @@ import Foundation
 /// A prepared request held by reference. Calls and exchanges carry it for error messages and
 /// debug output only; copying a reference instead of a dozen fields saves retains and releases on
 /// every call (measured in place: the copies cost several µs per call).
+///
+/// It also knows the call's secrets for whatever prints a value the call handed out (see
+/// ``CallSecrets``): the redactor is built only then.
 final class SharedPreparedRequest: Sendable {
     let value: PreparedRequest
-    init(_ value: PreparedRequest) { self.value = value }
+    let pathParts: [String: any ParamConvertible]
+    /// Read for its redaction when something is printed.
+    let resource: Resource
+    init(_ value: PreparedRequest, of executor: Executor) {
+        self.value = value
+        pathParts = executor.pathParts
+        resource = executor.resource
+    }
 }
 
 /// A call whose final response head has arrived and passed validation; its body is unread.
@@ -83,7 +93,7 @@ extension Executor {
     ) -> OpenedCall {
         OpenedCall(
             head: response.head, body: response.body, request: prepared.request,
-            sharedPrepared: SharedPreparedRequest(prepared), redirects: [], start: start, log: nil,
+            sharedPrepared: SharedPreparedRequest(prepared, of: self), redirects: [], start: start, log: nil,
             progress: nil)
     }
 
@@ -148,7 +158,7 @@ extension Executor {
         }
         return Exchange(
             data: data, head: response.head, request: prepared.request, duration: .now - start,
-            redirects: [], sharedPrepared: SharedPreparedRequest(prepared))
+            redirects: [], sharedPrepared: SharedPreparedRequest(prepared, of: self))
     }
 
     /// Nothing stands between this call and its transport: no retry policy, interceptors,
@@ -181,15 +191,13 @@ extension Executor {
         let policy = retryPolicy ?? resource.options.retryPolicy
         if let problem = policy.problem ?? resource.limiter.problem { throw problem }
         adjust?(&prepared.request)
-        let log =
-            (debug || resource.options.debug)
-            ? RequestLog(resource.options, redactor: redactor(for: prepared)) : nil
+        let record = AttemptRecord(prepared.request)
+        let log = (debug || resource.options.debug) ? RequestLog(prepared, record: record, of: self) : nil
         log?.request(prepared)
         let progress = progressHandler.map { ProgressReporter($0) }
         let context = TransportContext(
             timeouts: prepared.timeouts, progress: progress, streamsResponse: streams)
         let start = answered?.start ?? ContinuousClock.now
-        let record = AttemptRecord(prepared.request)
         let response: TransportResponse
         do {
             // Nothing configured around the hops: straight to them, one async frame fewer.
@@ -204,18 +212,22 @@ extension Executor {
                 }
         } catch {
             prepared.headers.merge(record.sentHeaders)
+            prepared.sentHeaderBlocks = record.sentBlocks
             var failure = failure(
                 error, request: record.lastRequest, prepared: prepared, redirects: record.redirects,
                 start: start, log: log)
             failure.attempts = record.attempts
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
-            throw failure
+            // Masked again with every credential the attempts sent (an error raised in a hop knew
+            // that hop's only).
+            throw failure.redacted(by: redactor(for: prepared))
         }
         let sent = record.snapshot
         prepared.headers.merge(sent.sentHeaders)
+        prepared.sentHeaderBlocks = sent.sentBlocks
         let call = OpenedCall(
             head: response.head, body: response.body, request: sent.lastRequest,
-            sharedPrepared: SharedPreparedRequest(consume prepared),
+            sharedPrepared: SharedPreparedRequest(prepared, of: self),
             redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts
         )
         try await validate(
@@ -243,7 +255,7 @@ extension Executor {
         let body = await errorBody(of: call, limit: streams ? Self.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
         call.log?.response(call.head, data: body, duration: duration)
-        let redactor = redactor(for: call.prepared)
+        let redactor = call.sharedPrepared.redactor
         var failure =
             if case .contentType(let expected) = verdict {
                 NetLayerError.unacceptableContentType(
@@ -339,7 +351,9 @@ extension Executor {
             return known
         }
         var failure = mapTransportError(error, request: request, prepared: prepared)
-        if failure.redirects.isEmpty { failure.redirects = redirects }
+        if failure.redirects.isEmpty {
+            failure.redirects = failure.redactor.map { redirects.printed(with: CallSecrets($0)) } ?? redirects
+        }
         log?.failure(prepared, error: failure, duration: .now - start)
         return failure
     }

@@ -86,9 +86,13 @@ public struct Executor: Sendable {
     {
         let call = try await mappingErrors { try await exchange(debug: debug) }
         let value = try decode(model, from: call)
+        // Printing the response, its head or its redirects masks what the call sent.
+        let secrets = CallSecrets(call.sharedPrepared)
         return Response(
-            value: value, data: call.data, head: call.head, sentRequest: call.request,
-            duration: call.duration, redirects: call.redirects, attempts: call.attempts)
+            value: value, data: call.data, head: call.head.printed(with: secrets), sentRequest: call.request,
+            duration: call.duration, redirects: call.redirects.printed(with: secrets),
+            attempts: call.attempts,
+            secrets: secrets)
     }
 
     /// Sends the call and returns the raw body with the response.
@@ -174,7 +178,7 @@ public struct Executor: Sendable {
             }
             return try resource.options.decoder.decode(Model.self, from: data)
         } catch {
-            let redactor = redactor(for: exchange.prepared)
+            let redactor = exchange.sharedPrepared.redactor
             let request = "\(exchange.request.method) \(redactor.url(exchange.request.url))"
             throw NetLayerError.decodingFailed(
                 error, type: Model.self, body: data, redactor: redactor, request: request

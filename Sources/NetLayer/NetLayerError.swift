@@ -140,8 +140,9 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         if let statusCode { parts.append("status: \(statusCode)") }
         if !headers.isEmpty {
             let redaction = redactor?.redaction ?? .default
+            // A name is masked too: a server may echo a secret as a header's name.
             let lines = headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map {
-                "\($0.key): \(mask(redaction.value($0.value, for: $0.key)))"
+                "\(mask($0.key)): \(mask(redaction.value($0.value, for: $0.key)))"
             }
             parts.append("headers: " + lines.joined(separator: " · "))
         }
@@ -162,6 +163,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         var copy = self
         copy.redactor = redactor
         copy.rawMessage = redactor.mask(rawMessage)
+        copy.redirects = redirects.printed(with: CallSecrets(redactor))
         return copy
     }
 

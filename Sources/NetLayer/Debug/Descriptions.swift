@@ -2,9 +2,12 @@ import Foundation
 
 // What `print`, string interpolation, `dump` and a debugger show of the public values a call
 // hands out. Without these, Swift would print every stored field: an `Authorization` value, an
-// `api_key` in a query, a server's escape sequences. Each text is redacted with
-// `Redaction.default` (these values do not know their resource's redaction) and escaped like every
-// other text NetLayer produces; `dump` shows the same text, not the fields.
+// `api_key` in a query, a server's escape sequences. A value a call handed out (a `Response`, its
+// `head`, its `redirects`, its `links`) is redacted by that call's redactor, built when it is
+// printed: its resource's redaction, and every secret the call sent masked wherever the server
+// echoed it, header names included. A value made by hand is redacted by name with
+// `Redaction.default`. Every text is escaped like every other text NetLayer produces (one line);
+// `dump` shows the same text, not the fields.
 
 extension HeaderFields: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `Name: value · Name: value`, with the values of secret names (``Redaction/default``) shown
@@ -25,9 +28,12 @@ extension HeaderFields: CustomStringConvertible, CustomDebugStringConvertible, C
 extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `GET https://host/path?api_key=<redacted> · headers: … · body: 12 bytes`: secret query values
     /// and header values (``Redaction/default``) and any user info left out, controls escaped.
-    public var description: String {
-        var parts = ["\(method) \(Redaction.default.url(url))"]
-        if !headerFields.isEmpty { parts.append("headers: \(headerFields)") }
+    public var description: String { printed(by: Redactor(redaction: .default)) }
+
+    /// The description, redacted by `redactor`.
+    func printed(by redactor: Redactor) -> String {
+        var parts = ["\(method) \(redactor.url(url))"]
+        if !headerFields.isEmpty { parts.append("headers: \(redactor.headerFields(headerFields.fields))") }
         if let body { parts.append("body: \(body.length) bytes") }
         return PrintableText.escaped(parts.joined(separator: " · "))
     }
@@ -40,11 +46,13 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
 }
 
 extension ResponseHead: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// `200 https://host/path · headers: …`, redacted and escaped as ``HeaderFields/description``.
+    /// `200 https://host/path · headers: …`, redacted and escaped as ``HeaderFields/description``;
+    /// the head of a call's response also masks every secret that call sent, in names and values.
     public var description: String {
-        var parts = ["\(statusCode)" + (url.map { " " + Redaction.default.url($0) } ?? "")]
+        let redactor = secrets.redactor
+        var parts = ["\(statusCode)" + (url.map { " " + redactor.url($0) } ?? "")]
         let fields = headerFields
-        if !fields.isEmpty { parts.append("headers: \(fields)") }
+        if !fields.isEmpty { parts.append("headers: \(redactor.headerFields(fields.fields))") }
         return PrintableText.escaped(parts.joined(separator: " · "))
     }
 
@@ -56,10 +64,11 @@ extension ResponseHead: CustomStringConvertible, CustomDebugStringConvertible, C
 }
 
 extension Redirect: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// `302 https://a/old?token=<redacted> → GET https://b/new`, redacted and escaped.
+    /// `302 https://a/old?token=<redacted> → GET https://b/new`, redacted and escaped; a redirect
+    /// a call followed also masks every secret that call sent.
     public var description: String {
-        PrintableText.escaped(
-            "\(statusCode) \(Redaction.default.url(from)) → \(method) \(Redaction.default.url(to))")
+        let redactor = secrets.redactor
+        return PrintableText.escaped("\(statusCode) \(redactor.url(from)) → \(method) \(redactor.url(to))")
     }
 
     /// The same as ``description``.
@@ -72,11 +81,14 @@ extension Redirect: CustomStringConvertible, CustomDebugStringConvertible, Custo
 extension Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `Response<Book>: 200 · GET https://host/books/1 · 1234 bytes · 0.042 s`. The decoded value is
     /// named by its type only: it may hold anything (a token a login returned); print it yourself
-    /// when it is safe to.
-    public var description: String {
+    /// when it is safe to. Every secret the call sent is masked.
+    public var description: String { printed(by: secrets.redactor) }
+
+    /// The description, redacted by `redactor`.
+    private func printed(by redactor: Redactor) -> String {
         var parts = [
             "Response<\(Value.self)>: \(statusCode)",
-            "\(sentRequest.method) \(Redaction.default.url(url ?? sentRequest.url))", "\(data.count) bytes",
+            "\(sentRequest.method) \(redactor.url(url ?? sentRequest.url))", "\(data.count) bytes",
             duration.formattedSeconds,
         ]
         if !redirects.isEmpty { parts.append("redirects: \(redirects.count)") }
@@ -86,13 +98,19 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible, Custo
 
     /// ``description`` with the response head and the sent request, one per line.
     public var debugDescription: String {
-        [description, "head: \(head)", "sent: \(sentRequest)"].joined(separator: "\n")
+        let redactor = secrets.redactor
+        return [printed(by: redactor), "head: \(head)", "sent: \(sentRequest.printed(by: redactor))"]
+            .joined(separator: "\n")
     }
 
     /// The texts of ``debugDescription``, so `dump` shows no secret either.
     public var customMirror: Mirror {
-        Mirror(
+        let redactor = secrets.redactor
+        return Mirror(
             self,
-            children: ["response": description, "head": head.description, "sent": sentRequest.description])
+            children: [
+                "response": printed(by: redactor), "head": head.description,
+                "sent": sentRequest.printed(by: redactor),
+            ])
     }
 }

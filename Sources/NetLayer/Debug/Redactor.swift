@@ -11,6 +11,12 @@ import Foundation
 ///   JSON-escaped). A server that echoes a key back ("Incorrect API key provided: sk-…") cannot
 ///   make it appear in a log. Values shorter than ``minimumMaskedLength`` are only hidden by name,
 ///   since masking them everywhere would blank out ordinary text.
+///
+/// The secrets are the values as sent: the prepared headers and every header block that went on
+/// the wire after the interceptors and the authenticator (a refreshed token after a replay too).
+/// A `Basic` credential also yields its decoded `user:password` and the password alone, and every
+/// secret is matched whatever its case, so an upper-cased echo is masked too. Texts a server
+/// chose are masked wherever they are printed, header names included.
 struct Redactor: Sendable {
     let redaction: Redaction
     /// Known secret texts, longest first, so a secret containing another is masked whole.
@@ -31,11 +37,9 @@ struct Redactor: Sendable {
         self.redaction = redaction
         guard redaction.isActive else { return }
         var found: [String] = []
-        for field in prepared.headers.fields where redaction.isSecret(field.name) {
-            found.append(field.value)
-            // `Bearer sk-…`, `Basic dXNlcjpwYXNz`: the credential alone is what servers echo.
-            if let space = field.value.firstIndex(of: " ") {
-                found.append(String(field.value[field.value.index(after: space)...]).trimmingTrailingSpaces())
+        for headers in [prepared.headers] + prepared.sentHeaderBlocks {
+            for field in headers.fields where redaction.isSecret(field.name) {
+                found += Self.credentialForms(field.value)
             }
         }
         for pair in FormEncoder(options: .default).pairs(prepared.params) where redaction.isSecret(pair.name)
@@ -67,6 +71,24 @@ struct Redactor: Sendable {
         add(found)
     }
 
+    /// A secret header value and the parts of it a server may echo: `Bearer sk-…` and `sk-…`;
+    /// `Basic dXNlcjpwYXNz`, `dXNlcjpwYXNz`, the decoded `user:pass` and the password `pass`.
+    static func credentialForms(_ value: String) -> [String] {
+        var forms = [value]
+        guard let space = value.firstIndex(of: " ") else { return forms }
+        let credential = String(value[value.index(after: space)...]).trimmingTrailingSpaces()
+        forms.append(credential)
+        guard String(value[..<space]).caseInsensitiveEquals("Basic"),
+            let data = Data(base64Encoded: credential, options: .ignoreUnknownCharacters),
+            let decoded = String(data: data, encoding: .utf8)
+        else { return forms }
+        forms.append(decoded)
+        if let colon = decoded.firstIndex(of: ":") {
+            forms.append(String(decoded[decoded.index(after: colon)...]))
+        }
+        return forms
+    }
+
     /// Adds secret values and the spellings they travel in: percent-encoded as in a query or form
     /// and as in a path segment, JSON-escaped with and without escaped slashes, and as printed once
     /// its control characters are escaped (text escaped before it is masked still hides it).
@@ -88,12 +110,17 @@ struct Redactor: Sendable {
         secrets = all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    /// `text` with every known secret replaced by the placeholder.
+    /// `text` with every known secret replaced by the placeholder, in any case (a server that
+    /// upper-cases a token it echoes does not unmask it).
     func mask(_ text: String) -> String {
         guard !secrets.isEmpty else { return text }
         var result = text
-        for secret in secrets where result.contains(secret) {
+        // One search per secret (a case-insensitive search finds the exact spelling too); only a
+        // secret that is there costs more.
+        for secret in secrets where result.range(of: secret, options: .caseInsensitive) != nil {
             result = result.replacingOccurrences(of: secret, with: redaction.placeholder)
+            result = result.replacingOccurrences(
+                of: secret, with: redaction.placeholder, options: .caseInsensitive)
         }
         return result
     }
@@ -118,6 +145,17 @@ struct Redactor: Sendable {
     /// A header value as printed.
     func headerValue(_ value: String, for name: String) -> String {
         redaction.isSecret(name) ? redaction.placeholder : mask(value)
+    }
+
+    /// A header field as printed, `Name: value`: the value redacted by name and masked, and the
+    /// name masked too (a server may echo a secret as a header's name).
+    func headerField(name: String, value: String) -> String {
+        "\(mask(name)): \(headerValue(value, for: name))"
+    }
+
+    /// Header fields as printed, `Name: value · Name: value`.
+    func headerFields(_ fields: [HeaderField]) -> String {
+        fields.map { headerField(name: $0.name, value: $0.value) }.joined(separator: " · ")
     }
 }
 

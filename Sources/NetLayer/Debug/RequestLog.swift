@@ -5,38 +5,52 @@ import Foundation
 #endif
 
 /// Prints a request and its response in the design's format, with secrets redacted.
-struct RequestLog {
+///
+/// The redactor is built for each block from the headers as sent so far: an interceptor's or the
+/// authenticator's credentials, and a replay's refreshed ones, are secrets from the moment they
+/// go out, though the log was made before.
+struct RequestLog: Sendable {
     private let sink: LogSink
-    private let redactor: Redactor
+    private let prepared: SharedPreparedRequest
+    private let record: AttemptRecord
     /// Longest body text printed before it is cut.
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
 
-    init(_ options: ResourceOptions, redactor: Redactor) {
-        sink = options.log
-        self.redactor = redactor
+    init(_ prepared: PreparedRequest, record: AttemptRecord, of executor: Executor) {
+        sink = executor.resource.options.log
+        self.prepared = SharedPreparedRequest(prepared, of: executor)
+        self.record = record
+    }
+
+    /// The call's redactor now: the prepared request's secrets and those of every header block sent.
+    private var redactor: Redactor {
+        var sent = prepared.value
+        sent.sentHeaderBlocks = record.sentBlocks
+        return Redactor(sent, pathParts: prepared.pathParts, redaction: prepared.resource.options.redaction)
     }
 
     /// The request: its line, its headers (when it has any) and its body (when it has one). Params
     /// are not printed on their own: they are in the URL's query or in the body, as sent.
     func request(_ prepared: PreparedRequest) {
+        let redactor = redactor
         var lines = ["\(Self.prefix) → \(prepared.method) \(redactor.url(prepared.url))"]
-        if let headers = headerLine(prepared.headers.sorted) { lines.append(headers) }
+        if let headers = headerLine(prepared.headers.sorted, redactor: redactor) { lines.append(headers) }
         if let body = Self.describeBody(prepared, redactor: redactor) {
             lines.append("\(Self.prefix)   body: \(body)")
         }
         sink.block(lines)
     }
 
-    /// `  headers: A: 1 · B: <redacted>`, or nil when there are none.
-    private func headerLine(_ fields: [HeaderField]) -> String? {
+    /// `  headers: A: 1 · B: <redacted>`, or nil when there are none. Names are masked too.
+    private func headerLine(_ fields: [HeaderField], redactor: Redactor) -> String? {
         guard !fields.isEmpty else { return nil }
-        let text = fields.map { "\($0.name): \(redactor.headerValue($0.value, for: $0.name))" }
-        return "\(Self.prefix)   headers: \(text.joined(separator: " · "))"
+        return "\(Self.prefix)   headers: \(redactor.headerFields(fields))"
     }
 
     /// A redirect NetLayer followed.
     func redirect(_ redirect: Redirect) {
+        let redactor = redactor
         sink.block([
             "\(Self.prefix) ↪ \(redirect.statusCode) \(StatusText.reason(redirect.statusCode)) → \(redirect.method) \(redactor.url(redirect.to))"
         ])
@@ -47,6 +61,7 @@ struct RequestLog {
         attempt: Int, of maximum: Int, after outcome: Result<TransportResponse, NetLayerError>,
         delay: Duration
     ) {
+        let redactor = redactor
         let cause: String
         switch outcome {
         case .success(let response):
@@ -59,11 +74,14 @@ struct RequestLog {
     }
 
     func response(_ response: ResponseHead, data: Data, duration: Duration) {
+        let redactor = redactor
         let status = response.statusCode
         var lines = [
             "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"
         ]
-        if let headers = headerLine(response.headerFields.sorted) { lines.append(headers) }
+        if let headers = headerLine(response.headerFields.sorted, redactor: redactor) {
+            lines.append(headers)
+        }
         if !data.isEmpty {
             let isJSON = response.headerFields["Content-Type"].map(MediaType.isJSON) ?? false
             let text =
@@ -76,16 +94,20 @@ struct RequestLog {
 
     /// The head of a response whose body is streamed to the caller (not printed).
     func streamed(_ response: ResponseHead, duration: Duration) {
+        let redactor = redactor
         let status = response.statusCode
         let size = response.contentLength.map { "\($0) bytes" } ?? "length unknown"
         var lines = [
             "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · streamed, \(size)"
         ]
-        if let headers = headerLine(response.headerFields.sorted) { lines.append(headers) }
+        if let headers = headerLine(response.headerFields.sorted, redactor: redactor) {
+            lines.append(headers)
+        }
         sink.block(lines)
     }
 
     func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
+        let redactor = redactor
         sink.block([
             "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.rawMessage)) · \(Self.milliseconds(duration))"
         ])

@@ -26,6 +26,8 @@ public struct Response<Value: Sendable>: Sendable {
     public var attempts: Int = 1
     /// ``links``, parsed on first use (shared by copies, which have the same head).
     let parsedLinks = LockedValue<[WebLink]?>(nil)
+    /// The secrets of the call, masked when the response is printed.
+    var secrets = CallSecrets.none
 
     /// The HTTP status code.
     public var statusCode: Int { head.statusCode }

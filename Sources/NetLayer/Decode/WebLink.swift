@@ -14,6 +14,8 @@ public struct WebLink: Sendable, Hashable {
     /// Every parameter by lower-cased name, unquoted (`rel`, `title`, `type`, …); the first
     /// occurrence of a name wins, as RFC 8288 §3 asks.
     public let parameters: [String: String]
+    /// The secrets of the call whose response carried it, masked when it is printed (not compared).
+    var secrets = CallSecrets.none
 
     /// Whether `relation` is one of ``relations`` (compared case-insensitively).
     public func has(relation: String) -> Bool { relations.contains(relation.lowercased()) }
@@ -41,7 +43,7 @@ extension Response {
     public var links: [WebLink] {
         parsedLinks.withLock { cached in
             if let cached { return cached }
-            let links = headerFields.links(relativeTo: url)
+            let links = headerFields.links(relativeTo: url).printed(with: secrets)
             cached = links
             return links
         }

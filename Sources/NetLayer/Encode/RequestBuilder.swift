@@ -28,6 +28,10 @@ struct PreparedRequest: Sendable {
     var multipartFields: [(name: String, value: String)] = []
     /// The checked and clamped limits of this call.
     var timeouts: Timeouts
+    /// Every header block sent on the wire for this call, after the interceptors and the
+    /// authenticator (a replay's refreshed credentials included): their secret values are secrets
+    /// of the call too. Empty until the call is sent through its chain.
+    var sentHeaderBlocks: [HeaderFields] = []
 }
 
 extension Executor {

@@ -56,6 +56,8 @@ public struct Redirect: Sendable, Hashable {
     public let to: URL
     /// The method of the next request (GET after a 303, for example).
     public let method: HTTPMethod
+    /// The secrets of the call that followed it, masked when it is printed (not compared).
+    var secrets = CallSecrets.none
 }
 
 /// The pure part of following a redirect: from one request and its 3xx response to the next request.

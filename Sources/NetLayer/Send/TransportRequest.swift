@@ -88,6 +88,8 @@ public struct ResponseHead: Sendable {
     public let url: URL?
     /// The Foundation response, when the transport had one (saves making it again).
     let foundation: HTTPURLResponse?
+    /// The secrets of the call that received it, masked when it is printed.
+    var secrets = CallSecrets.none
 
     /// Creates a head (a custom transport or a stub).
     /// - Parameters:
