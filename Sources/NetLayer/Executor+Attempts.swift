@@ -187,6 +187,8 @@ extension Executor {
             }
             delay = asked
         }
+        // Whatever the policy and the server ask (a predicate that always retries, `Retry-After: 0`).
+        delay = max(delay, RetryPolicy.minimumDelay)
         if let deadline, ContinuousClock.now.advanced(by: delay) >= deadline {
             record.noteNoRetry("the total deadline would pass during the \(delay.formattedSeconds) wait")
             return nil

@@ -98,6 +98,23 @@ extension Executor {
                 request.headerFields.set("Range", "bytes=\(resume.offset)-")
                 request.headerFields.set("If-Range", resume.validator)
             })
+        do {
+            return try await save(
+                call, to: destination, files: files, requestURL: requestURL, resume: resume,
+                resumable: resumable, debug: debug, restarted: restarted)
+        } catch {
+            // Every failure after the exchange counts the attempts that reached the server.
+            var failure = error
+            if failure.attempts == 0 { failure.attempts = call.attempts }
+            throw failure
+        }
+    }
+
+    /// Writes an opened download's body to its partial file and moves it into place.
+    private func save(
+        _ call: OpenedCall, to destination: URL, files: DownloadFiles, requestURL: String,
+        resume: DownloadFiles.ResumePoint?, resumable: Bool, debug: Bool, restarted: Bool
+    ) async throws(NetLayerError) -> Download {
         call.log?.streamed(call.head, duration: .now - call.start)
         var offset: Int64 = 0
         // The file's size once written, when a 206's Content-Range tells it.

@@ -180,10 +180,12 @@ public struct Executor: Sendable {
         } catch {
             let redactor = exchange.sharedPrepared.redactor
             let request = "\(exchange.request.method) \(redactor.url(exchange.request.url))"
-            throw NetLayerError.decodingFailed(
+            var failure = NetLayerError.decodingFailed(
                 error, type: Model.self, body: data, redactor: redactor, request: request
             )
             .redacted(by: redactor)
+            failure.attempts = exchange.attempts
+            throw failure
         }
     }
 }

@@ -20,6 +20,11 @@ final class EventReader: @unchecked Sendable {
     private let deadline: ContinuousClock.Instant?
     /// The latest request as prepared (for redacting decoding errors).
     private var prepared: PreparedRequest?
+    /// When the current connection opened, and the events it brought (for the reconnection floor).
+    private var connectedAt: ContinuousClock.Instant?
+    private var eventsOnConnection = 0
+    /// Connections in a row that ended within a second with at most one event.
+    private var sparseConnections = 0
 
     private let lock = NSLock()
     private var body: BodyReader?
@@ -72,6 +77,7 @@ final class EventReader: @unchecked Sendable {
                     pendingIndex = 0
                 }
                 attempts = 0
+                eventsOnConnection += 1
                 return event
             }
             if finished || isStopped { return nil }
@@ -111,6 +117,15 @@ final class EventReader: @unchecked Sendable {
     /// or the attempts used up after clean ends.
     private func connect(after failure: NetLayerError?, delay: Bool) async throws(NetLayerError) {
         lock.withLock { body = nil }
+        if let connectedAt {
+            // A server that ends every connection at once (`retry: 0`, one event each) is a storm:
+            // each such connection doubles the wait's floor.
+            let sparse =
+                eventsOnConnection <= 1
+                && ContinuousClock.now - connectedAt < EventStreamReconnection.sparseConnectionTime
+            sparseConnections = sparse ? sparseConnections + 1 : 0
+            self.connectedAt = nil
+        }
         var failure = failure
         var delay = delay
         while true {
@@ -122,7 +137,8 @@ final class EventReader: @unchecked Sendable {
                     return
                 }
                 attempts += 1
-                let wait = reconnection.wait(retryAfter ?? parser.reconnectionTime)
+                let wait = reconnection.wait(
+                    retryAfter ?? parser.reconnectionTime, sparseConnections: sparseConnections)
                 retryAfter = nil
                 if let deadline, ContinuousClock.now + wait >= deadline {
                     throw Self.deadlineElapsed(executor)
@@ -137,6 +153,8 @@ final class EventReader: @unchecked Sendable {
                 }
                 parser.startNewStream()
                 prepared = call.prepared
+                connectedAt = .now
+                eventsOnConnection = 0
                 let reader = BodyReader(call: call, executor: executor)
                 let wasStopped = lock.withLock {
                     if !stopped { body = reader }

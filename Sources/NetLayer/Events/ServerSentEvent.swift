@@ -43,9 +43,14 @@ public struct EventStreamReconnection: Sendable, Hashable {
     public var defaultDelay: Duration
     /// The longest wait, whatever `retry:` or `Retry-After` asks for.
     public var maximumDelay: Duration
+    /// The shortest wait, whatever `retry:` asks for (a server's `retry: 0` cannot make a client
+    /// reconnect in a loop). While connections keep ending within a second with at most one event,
+    /// this floor doubles with each one (up to ``maximumDelay``); a connection that brings two
+    /// events or lasts longer resets it.
+    public var minimumDelay: Duration
 
     /// Reconnects up to 5 times in a row, after 3 s unless the server says otherwise (browsers wait
-    /// a few seconds too), never waiting more than 60 s.
+    /// a few seconds too), never sooner than 250 ms nor later than 60 s.
     public static let `default` = EventStreamReconnection()
 
     /// Creates a reconnection setting.
@@ -53,17 +58,29 @@ public struct EventStreamReconnection: Sendable, Hashable {
     ///   - maximumAttempts: Default 5. Zero or less: never reconnect.
     ///   - defaultDelay: Default 3 s. Negative counts as zero; longer than `maximumDelay` is cut.
     ///   - maximumDelay: Default 60 s; at most ``Timeouts/maximum``.
+    ///   - minimumDelay: Default 250 ms. Negative counts as zero; longer than `maximumDelay` is cut.
     public init(
-        maximumAttempts: Int = 5, defaultDelay: Duration = .seconds(3), maximumDelay: Duration = .seconds(60)
+        maximumAttempts: Int = 5, defaultDelay: Duration = .seconds(3), maximumDelay: Duration = .seconds(60),
+        minimumDelay: Duration = .milliseconds(250)
     ) {
         self.maximumAttempts = maximumAttempts
         self.defaultDelay = defaultDelay
         self.maximumDelay = maximumDelay
+        self.minimumDelay = minimumDelay
     }
 
-    /// `delay` (or the default) kept within zero and ``maximumDelay``.
-    func wait(_ delay: Duration?) -> Duration {
+    /// `delay` (or the default) kept within the floor and ``maximumDelay``; the floor is
+    /// ``minimumDelay`` doubled once per connection in a row that ended quickly with at most one
+    /// event (`sparseConnections`).
+    func wait(_ delay: Duration?, sparseConnections: Int = 0) -> Duration {
         let cap = min(max(.zero, maximumDelay), Timeouts.maximum)
-        return min(max(.zero, delay ?? defaultDelay), cap)
+        var floor = min(max(.zero, minimumDelay), cap)
+        for _ in 0..<min(max(0, sparseConnections), 32) where floor < cap {
+            floor = min(floor * 2, cap)
+        }
+        return min(max(floor, delay ?? defaultDelay), cap)
     }
+
+    /// A connection counts as sparse when it ended within this time with at most one event.
+    static let sparseConnectionTime: Duration = .seconds(1)
 }

@@ -17,7 +17,8 @@ import Foundation
 ///
 /// A `Retry-After` header (seconds or an HTTP-date) replaces the computed delay; when it asks for
 /// longer than ``maximumDelay``, the response is returned instead of retried sooner than the server
-/// asked.
+/// asked. Every retry waits at least ``minimumDelay`` (100 ms), whatever the policy computes or a
+/// server asks for (`Retry-After: 0`), so no policy can send a request in a tight loop.
 public struct RetryPolicy: Sendable {
     /// The most attempts, the first one included. `1` never retries.
     public var maximumAttempts: Int
@@ -34,6 +35,10 @@ public struct RetryPolicy: Sendable {
         case fixed(Duration)
         case exponential(base: Duration, multiplier: Double)
     }
+
+    /// The shortest wait before any retry: 100 ms. A predicate that always retries against a
+    /// server answering `Retry-After: 0` sends at most ten requests a second.
+    public static let minimumDelay: Duration = .milliseconds(100)
 
     /// 408 Request Timeout, 429 Too Many Requests, 500 Internal Server Error, 502 Bad Gateway,
     /// 503 Service Unavailable and 504 Gateway Timeout: the statuses that say "try again later".
