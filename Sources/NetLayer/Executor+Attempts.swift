@@ -95,8 +95,11 @@ extension Executor {
             if policy.isNone { return try outcome.get() }
             // A call that collects the whole body reads it here, so a body cut short is a failed
             // attempt the policy may retry, not an error after the retries are over.
-            if !context.streamsResponse, case .success(let response) = outcome, !response.body.isInMemory {
-                outcome = await Self.read(response, prepared: prepared, record: record, executor: self)
+            if !context.streamsResponse || collectLimit != nil, case .success(let response) = outcome,
+                !response.body.isInMemory
+            {
+                outcome = await Self.read(
+                    response, upTo: collectLimit ?? .max, prepared: prepared, record: record, executor: self)
             }
             guard
                 let delay = retryDelay(
@@ -123,10 +126,11 @@ extension Executor {
 
     /// The response with its body read into memory, or the read's error as a ``NetLayerError``.
     private static func read(
-        _ response: TransportResponse, prepared: PreparedRequest, record: AttemptRecord, executor: Executor
+        _ response: TransportResponse, upTo limit: Int, prepared: PreparedRequest, record: AttemptRecord,
+        executor: Executor
     ) async -> Result<TransportResponse, NetLayerError> {
         do {
-            let data = try await response.body.collect()
+            let data = try await response.body.collect(upTo: limit)
             return .success(TransportResponse(head: response.head, body: ResponseBody(data)))
         } catch {
             var sent = prepared

@@ -322,7 +322,14 @@ extension Executor {
         defer { progressEnded?() }
         if let limit = resource.options.maximumResponseSize {
             // Read as it arrives, so the transfer stops at the limit instead of after the whole body.
-            return try await collect(try await open(debug: debug, streams: true), upTo: max(0, limit))
+            var limited = self
+            limited.collectLimit = max(0, limit)
+            do {
+                return try await limited.collect(
+                    try await limited.open(debug: debug, streams: true), upTo: max(0, limit))
+            } catch {
+                throw error.code == .responseTooLarge ? error.explainingLimit(max(0, limit)) : error
+            }
         }
         if !debug, progressHandler == nil, sendsDirectly { return try await exchangeDirectly() }
         return try await collect(try await open(debug: debug, streams: false))

@@ -50,6 +50,10 @@ public struct Executor: Sendable {
     var idempotentOverride: Bool? = nil
     /// The call's or the target's validation; `nil`: the resource's.
     var validation: Validation? = nil
+    /// Set while a collected call with a ``ResourceOptions/maximumResponseSize`` is sent: the
+    /// retry loop then reads each attempt's body itself, up to this many bytes, so a body cut short
+    /// is a failed attempt the policy may retry (the transport streams it, to stop at the limit).
+    var collectLimit: Int? = nil
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting

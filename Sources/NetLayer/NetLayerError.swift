@@ -413,3 +413,15 @@ extension NetLayerError {
         return error
     }
 }
+
+extension NetLayerError {
+    /// A ``Code/responseTooLarge`` error of a collected call, saying how to raise its limit.
+    func explainingLimit(_ limit: Int) -> NetLayerError {
+        guard !message.contains("ResourceOptions.maximumResponseSize") else { return self }
+        var explained = self
+        explained.message +=
+            "; ResourceOptions.maximumResponseSize is \(limit) bytes: raise it (nil lifts it) for a server"
+            + " you trust, or read the body with stream() or download(to:)"
+        return explained
+    }
+}

@@ -43,6 +43,11 @@ final class TaskExchange: @unchecked Sendable {
 
     /// The queue every exchange's watchdog fires on: each tick is a few reads under a lock.
     private static let watchdogQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.timeouts")
+    /// Where URLSession tasks are cancelled: `cancel()` can wait for URLSession's own queue, so it
+    /// never runs on the watchdog's queue or a caller's thread. A serial queue of its own always
+    /// gets a thread, even when the global queues hold back new ones (a cooperative pool whose
+    /// every thread is blocked).
+    private static let cancelQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.cancel")
 
     init(
         task: URLSessionTask, progress: ProgressReporter?, uploadLength: Int64?, bufferLimit: Int,
@@ -192,7 +197,7 @@ final class TaskExchange: @unchecked Sendable {
             buffer?.finish(error)
         }
         let task = self.task
-        DispatchQueue.global().async { task.cancel() }
+        Self.cancelQueue.async { task.cancel() }
     }
 
     /// The body's consumer went away, or its sink failed: stop the transfer.
