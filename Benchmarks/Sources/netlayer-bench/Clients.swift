@@ -62,8 +62,8 @@ final class URLSessionClient: Sendable {
 /// NetLayer as an app would write it: a `Resource` subclass for the service and a `Target` subclass
 /// with one method per call. Every call builds its executor and request anew (the real call path).
 final class BenchAPI: Resource, @unchecked Sendable {
-    init(port: Int, transport: (any Transport)? = nil) {
-        super.init(protocol: .http, domain: "127.0.0.1:\(port)", transport: transport)
+    init(port: Int, transport: (any Transport)? = nil, options: ResourceOptions = ResourceOptions()) {
+        super.init(protocol: .http, domain: "127.0.0.1:\(port)", transport: transport, options: options)
     }
 
     var bookList: BooksTarget { BooksTarget(resource: self, path: "/books") }
@@ -80,10 +80,18 @@ final class NetLayerClient: Sendable {
     let api: BenchAPI
     let target: BooksTarget
 
-    /// - Parameter transport: Default: the resource's own (`URLSessionTransport()`).
-    init(port: Int, transport: (any Transport)? = nil) {
-        api = BenchAPI(port: port, transport: transport)
+    /// - Parameters:
+    ///   - transport: Default: the resource's own (`URLSessionTransport()`).
+    ///   - options: Default: NetLayer's defaults (a collected body is limited to 64 MiB).
+    init(port: Int, transport: (any Transport)? = nil, options: ResourceOptions = ResourceOptions()) {
+        api = BenchAPI(port: port, transport: transport, options: options)
         target = api.bookList
+    }
+
+    /// Diagnostic (`netlayer-unlimited`): NetLayer with `maximumResponseSize: nil`, so a collected
+    /// call takes URLSession's one-call `data(for:)` path instead of reading its body as it arrives.
+    static func unlimited(port: Int) -> NetLayerClient {
+        NetLayerClient(port: port, options: ResourceOptions(maximumResponseSize: nil))
     }
 
     /// Diagnostic (`netlayer-foundation`): NetLayer on a transport with

@@ -22,7 +22,7 @@ import Foundation
 /// | `BENCH_TRANSFER_PARTS` (comma-separated: memory, throughput) | | both | both |
 /// | `BENCH_TRANSFER_BASELINE` (`plain`, or the diagnostics `delegate`, `downloadtask`, `spooled`; see README) | | plain | plain |
 /// | `BENCH_TRANSFER_PREFAULT=1` (diagnostic: memory freed just before each measured transfer; see README) | | off | off |
-/// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part) | | netlayer | netlayer |
+/// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part; `netlayer-unlimited`: NetLayer with `maximumResponseSize: nil`) | | netlayer | netlayer |
 /// | `BENCH_BASELINE_CONFIGURATION` (`same`: NetLayer's default configuration; `foundation`: `URLSessionConfiguration.default`) | | same | same |
 struct Config: CustomStringConvertible {
     var quick: Bool
@@ -133,7 +133,7 @@ struct Config: CustomStringConvertible {
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
-            ["netlayer", "transport", "urlsession", "urlsession-fresh", "netlayer-foundation"]
+            ["netlayer", "netlayer-unlimited", "transport", "urlsession", "urlsession-fresh", "netlayer-foundation"]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
         if !contenders.contains(contender) && !spins {

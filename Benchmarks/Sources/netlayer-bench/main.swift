@@ -137,6 +137,12 @@ if config.runThroughput, let server {
                     + "with a new URLRequest per call; the goals do not apply")
             let fresh = URLSessionClient(port: server.port, configuration: configuration.make())
             contender = { try await fresh.booksWithAFreshRequest() }
+        case "netlayer-unlimited":
+            print(
+                "DIAGNOSTIC: the rows labelled NetLayer are NetLayer with maximumResponseSize: nil (URLSession's "
+                    + "one-call path, no limit on a collected body); the goals do not apply")
+            let netLayer = NetLayerClient.unlimited(port: server.port)
+            contender = { try await netLayer.books() }
         case "netlayer-foundation":
             print(
                 "DIAGNOSTIC: the rows labelled NetLayer are NetLayer on a transport with "
