@@ -7,8 +7,8 @@ import Testing
 /// same values as `JSONValue` decoded by `JSONDecoder` did before the parser existed.
 ///
 /// The vectors are named after the cases of JSONTestSuite's `test_parsing` folder
-/// (https://github.com/nst/JSONTestSuite, MIT; `y_` must be accepted, `n_` refused, `i_` is up to
-/// the parser and the decision is noted); contents retyped here, a selection.
+/// (JSONTestSuite by Nicolas Seriot, nst/JSONTestSuite on GitHub, MIT; `y_` must be accepted, `n_`
+/// refused, `i_` is up to the parser and the decision is noted); contents retyped here, a selection.
 @Suite("JSON parses strictly in one pass")
 struct JSONParsesStrictlyInOnePassTests {
     static let accepted: [(String, String)] = [
