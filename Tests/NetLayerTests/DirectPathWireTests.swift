@@ -18,7 +18,9 @@ extension WireTests {
             let passThrough = ClosureInterceptor { request, _, next in try await next(request) }
             return (
                 TestAPI(server: server),
-                TestAPI(server: server, options: ResourceOptions(interceptors: [passThrough]))
+                // The same transport path on both (no body limit): only the executor's paths differ.
+                TestAPI(
+                    server: server, options: ResourceOptions(interceptors: [passThrough], maximumResponseSize: nil))
             )
         }
 

@@ -4,11 +4,16 @@ import NetLayerTesting
 import Testing
 
 /// A resource pointing at a test server, written the way users write theirs.
+///
+/// Without `options`, collected calls have no `maximumResponseSize`, so that a call without a
+/// timeout goes through URLSession's one-call path (`data(for:)`) as the suites' `paths`
+/// parameters (`nil` and a timeout) intend; options given keep NetLayer's default limit (64 MiB),
+/// which reads every collected body as it arrives (`DefaultResponseSizeTests`).
 final class TestAPI: Resource, @unchecked Sendable {
     init(
         server: TestServer, version: String? = nil, headers: [String: String] = [:], params: Params = [:],
         rateLimits: [RateLimit] = [], transport: (any Transport)? = nil,
-        options: ResourceOptions = ResourceOptions()
+        options: ResourceOptions = ResourceOptions(maximumResponseSize: nil)
     ) {
         super.init(
             protocol: .http, domain: server.hostAndPort, version: version, defaultHeaders: headers,
