@@ -180,7 +180,8 @@ extension Executor {
             let syncError = await flusher.makeDurable()
             if syncError != 0 {
                 throw NetLayerError.fileFailed(
-                    "cannot flush the download to disk at \(files.partial.path): \(FileSync.describe(syncError))")
+                    "cannot flush the download to disk at \(files.partial.path): \(FileSync.describe(syncError))"
+                )
             }
             fileSize = try handle.seekToEnd()
         } catch let inUse as DownloadFiles.PartialInUse {

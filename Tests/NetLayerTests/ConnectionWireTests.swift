@@ -131,7 +131,8 @@ extension WireTests {
             for round in 0..<3 {
                 try await api.target(path + "/warm").makeExecutor().execute()  // a connection to reuse
                 let start = ContinuousClock.now
-                let call = api.target(path).makeExecutor(method: method, params: ["round": round], timeout: timeout)
+                let call = api.target(path).makeExecutor(
+                    method: method, params: ["round": round], timeout: timeout)
                 #if canImport(FoundationNetworking)
                     // Linux: the request gets a connection of its own, so the stale one never matters.
                     let data = try await call.execute()

@@ -131,37 +131,38 @@ extension WireTests {
         }
 
         #if os(macOS) || os(Linux)  // child processes (bash, curl)
-        @Test(arguments: ["form", "json", "binary", "get"])
-        func curlDescriptionRunThroughCurlSendsTheSameRequest(_ kind: String) async throws {
-            let server = try Self.server.get()
-            let api = TestAPI(server: server, headers: ["X-Client": "netlayer it's"])
-            let path = uniquePath() + "-" + kind
-            let executor: Executor
-            switch kind {
-            case "form":
-                executor = api.target(path).makeExecutor(method: .post, params: ["q": "a b'c", "n": [1, 2]])
-            case "json":
-                executor = api.target(path).makeExecutor(
-                    method: .put, params: ["p": 1], body: .json(NewBook(title: "O'Neil", tags: ["x"])))
-            case "binary":
-                executor = api.target(path).makeExecutor(
-                    method: .post,
-                    body: .data(Data([0, 1, 2, 255, 39]), contentType: "application/octet-stream"))
-            default: executor = api.target(path).makeExecutor(params: ["s": "é &"])
+            @Test(arguments: ["form", "json", "binary", "get"])
+            func curlDescriptionRunThroughCurlSendsTheSameRequest(_ kind: String) async throws {
+                let server = try Self.server.get()
+                let api = TestAPI(server: server, headers: ["X-Client": "netlayer it's"])
+                let path = uniquePath() + "-" + kind
+                let executor: Executor
+                switch kind {
+                case "form":
+                    executor = api.target(path).makeExecutor(
+                        method: .post, params: ["q": "a b'c", "n": [1, 2]])
+                case "json":
+                    executor = api.target(path).makeExecutor(
+                        method: .put, params: ["p": 1], body: .json(NewBook(title: "O'Neil", tags: ["x"])))
+                case "binary":
+                    executor = api.target(path).makeExecutor(
+                        method: .post,
+                        body: .data(Data([0, 1, 2, 255, 39]), contentType: "application/octet-stream"))
+                default: executor = api.target(path).makeExecutor(params: ["s": "é &"])
+                }
+                try await executor.execute()
+                let viaCurl = try executor.curlDescription
+                let status = try await runBash(viaCurl + " --silent --show-error --output /dev/null")
+                #expect(status == 0, "\(viaCurl)")
+                let requests = server.requests(path: path)
+                try #require(requests.count == 2, "\(viaCurl)")
+                let (ours, theirs) = (requests[0], requests[1])
+                #expect(theirs.method == ours.method)
+                #expect(theirs.target == ours.target)
+                #expect(theirs.body == ours.body)
+                #expect(theirs.header("Content-Type") == ours.header("Content-Type"))
+                #expect(theirs.header("X-Client") == "netlayer it's")
             }
-            try await executor.execute()
-            let viaCurl = try executor.curlDescription
-            let status = try await runBash(viaCurl + " --silent --show-error --output /dev/null")
-            #expect(status == 0, "\(viaCurl)")
-            let requests = server.requests(path: path)
-            try #require(requests.count == 2, "\(viaCurl)")
-            let (ours, theirs) = (requests[0], requests[1])
-            #expect(theirs.method == ours.method)
-            #expect(theirs.target == ours.target)
-            #expect(theirs.body == ours.body)
-            #expect(theirs.header("Content-Type") == ours.header("Content-Type"))
-            #expect(theirs.header("X-Client") == "netlayer it's")
-        }
         #endif
     }
 }

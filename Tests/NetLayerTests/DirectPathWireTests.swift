@@ -20,7 +20,8 @@ extension WireTests {
                 TestAPI(server: server),
                 // The same transport path on both (no body limit): only the executor's paths differ.
                 TestAPI(
-                    server: server, options: ResourceOptions(interceptors: [passThrough], maximumResponseSize: nil))
+                    server: server,
+                    options: ResourceOptions(interceptors: [passThrough], maximumResponseSize: nil))
             )
         }
 

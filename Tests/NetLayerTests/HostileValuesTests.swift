@@ -255,22 +255,22 @@ extension WireTests {
         // Exit tests need Swift Testing 6.2 and a platform that starts processes (not iOS, tvOS,
         // watchOS or visionOS).
         #if compiler(>=6.2) && (os(macOS) || os(Linux))
-        /// Run in a child process: before the fix, making the target overflowed the stack. The
-        /// value is leaked on purpose (releasing 200,000 levels recurses too; not under test).
-        @Test func deeplyNestedTargetParamsAreRefusedNotACrash() async {
-            await #expect(processExitsWith: .success) {
-                var value: ParamValue = "leaf"
-                for _ in 0..<200_000 { value = .dictionary(["a": value]) }
-                _ = Unmanaged.passRetained(LeakedParam(value))
-                let api = Resource(protocol: .http, domain: "127.0.0.1:9")
-                let target = EchoTarget(resource: api, path: "/x", params: ["deep": value])
-                var code: NetLayerError.Code?
-                do { _ = try target.makeExecutor().prepare() } catch let error as NetLayerError {
-                    code = error.code
-                } catch {}
-                exit(code == .encodingFailed ? 0 : 3)
+            /// Run in a child process: before the fix, making the target overflowed the stack. The
+            /// value is leaked on purpose (releasing 200,000 levels recurses too; not under test).
+            @Test func deeplyNestedTargetParamsAreRefusedNotACrash() async {
+                await #expect(processExitsWith: .success) {
+                    var value: ParamValue = "leaf"
+                    for _ in 0..<200_000 { value = .dictionary(["a": value]) }
+                    _ = Unmanaged.passRetained(LeakedParam(value))
+                    let api = Resource(protocol: .http, domain: "127.0.0.1:9")
+                    let target = EchoTarget(resource: api, path: "/x", params: ["deep": value])
+                    var code: NetLayerError.Code?
+                    do { _ = try target.makeExecutor().prepare() } catch let error as NetLayerError {
+                        code = error.code
+                    } catch {}
+                    exit(code == .encodingFailed ? 0 : 3)
+                }
             }
-        }
         #endif
 
         @Test func targetParamsOneLevelTooDeepAreRefusedByEveryCall() async throws {

@@ -183,23 +183,23 @@ extension WireTests {
         }
 
         #if os(macOS) || os(Linux)  // child processes (bash, curl)
-        @Test func curlDescriptionEscapesControlCharactersAndStillSendsTheSameBody() async throws {
-            let server = try Self.server.get()
-            let path = uniquePath()
-            let text = "hi \u{1B}[2J \u{202E}txt.exe\u{202C} it's\u{7F}\u{9B}\r\nend \\x41 \u{07}"
-            let executor = TestAPI(server: server).target(path).makeExecutor(
-                method: .post, body: .data(Data(text.utf8), contentType: "text/plain"))
-            try await executor.execute()
-            let curl = try executor.curlDescription
-            #expect(!holdsRawControl(curl), "\(curl.debugDescription)")
-            #expect(curl.contains(#"\x1b[2J"#), "\(curl)")
-            let status = try await runBash(curl + " --silent --show-error --output /dev/null")
-            #expect(status == 0, "\(curl)")
-            let requests = server.requests(path: path)
-            try #require(requests.count == 2, "\(curl)")
-            #expect(requests[1].body == Data(text.utf8), "\(curl)")
-            #expect(requests[1].body == requests[0].body)
-        }
+            @Test func curlDescriptionEscapesControlCharactersAndStillSendsTheSameBody() async throws {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let text = "hi \u{1B}[2J \u{202E}txt.exe\u{202C} it's\u{7F}\u{9B}\r\nend \\x41 \u{07}"
+                let executor = TestAPI(server: server).target(path).makeExecutor(
+                    method: .post, body: .data(Data(text.utf8), contentType: "text/plain"))
+                try await executor.execute()
+                let curl = try executor.curlDescription
+                #expect(!holdsRawControl(curl), "\(curl.debugDescription)")
+                #expect(curl.contains(#"\x1b[2J"#), "\(curl)")
+                let status = try await runBash(curl + " --silent --show-error --output /dev/null")
+                #expect(status == 0, "\(curl)")
+                let requests = server.requests(path: path)
+                try #require(requests.count == 2, "\(curl)")
+                #expect(requests[1].body == Data(text.utf8), "\(curl)")
+                #expect(requests[1].body == requests[0].body)
+            }
         #endif
     }
 }

@@ -11,24 +11,25 @@ extension WireTests {
         static let server = TestServerPool.make()
 
         #if os(macOS) || os(Linux)  // child processes (bash, curl)
-        @Test func curlOfMultipartRedactsSecretFieldsAndStillRuns() async throws {
-            // Printed `password` and `api_key` multipart fields in clear.
-            let server = try Self.server.get()
-            let path = uniquePath()
-            let executor = TestAPI(server: server).target(path).makeExecutor(
-                method: .post, params: ["password": "hunter2-pw", "api_key": "sk-live-1234", "name": "ann"],
-                files: ["doc": .data(Data("hello".utf8), filename: "a b.txt")])
-            let curl = try executor.curlDescription
-            #expect(!curl.contains("hunter2-pw") && !curl.contains("sk-live-1234"), "\(curl)")
-            #expect(curl.contains("--form-string 'password=<redacted>'"))
-            #expect(curl.contains("--form-string 'name=ann'"))
-            let status = try await runBash(curl + " --silent --show-error --output /dev/null")
-            #expect(status == 0, "\(curl)")
-            let received = try #require(server.requests(path: path).first)
-            #expect(received.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
-            #expect(received.bodyString.contains("name=\"doc\"; filename=\"a b.txt\""))
-            #expect(received.bodyString.contains("hello"))
-        }
+            @Test func curlOfMultipartRedactsSecretFieldsAndStillRuns() async throws {
+                // Printed `password` and `api_key` multipart fields in clear.
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let executor = TestAPI(server: server).target(path).makeExecutor(
+                    method: .post,
+                    params: ["password": "hunter2-pw", "api_key": "sk-live-1234", "name": "ann"],
+                    files: ["doc": .data(Data("hello".utf8), filename: "a b.txt")])
+                let curl = try executor.curlDescription
+                #expect(!curl.contains("hunter2-pw") && !curl.contains("sk-live-1234"), "\(curl)")
+                #expect(curl.contains("--form-string 'password=<redacted>'"))
+                #expect(curl.contains("--form-string 'name=ann'"))
+                let status = try await runBash(curl + " --silent --show-error --output /dev/null")
+                #expect(status == 0, "\(curl)")
+                let received = try #require(server.requests(path: path).first)
+                #expect(received.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+                #expect(received.bodyString.contains("name=\"doc\"; filename=\"a b.txt\""))
+                #expect(received.bodyString.contains("hello"))
+            }
         #endif
 
         @Test func failureLineAndErrorDescriptionsRedactTheURL() async throws {

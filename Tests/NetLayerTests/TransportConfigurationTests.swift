@@ -35,7 +35,8 @@ struct TransportConfigurationTests {
     @Test func httpAuthenticationChallengesAreNetLayersAndTLSOnesTheSystems() {
         for method in [
             NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
-            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate, NSURLAuthenticationMethodDefault,
+            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+            NSURLAuthenticationMethodDefault,
             NSURLAuthenticationMethodHTMLForm,
         ] {
             #expect(SessionDelegate.isHTTPAuthentication(method), "\(method)")

@@ -133,7 +133,10 @@ struct Config: CustomStringConvertible {
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
-            ["netlayer", "netlayer-unlimited", "transport", "urlsession", "urlsession-fresh", "netlayer-foundation"]
+            [
+                "netlayer", "netlayer-unlimited", "transport", "urlsession", "urlsession-fresh",
+                "netlayer-foundation",
+            ]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0
         if !contenders.contains(contender) && !spins {

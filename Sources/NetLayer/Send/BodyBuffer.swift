@@ -127,7 +127,8 @@ final class BodyBuffer: @unchecked Sendable {
             // The producer is serial, so chunks reach the sink in order and one at a time.
             var sinkFailure: (any Error)?
             do { try direct(data) } catch { sinkFailure = error }
-            let (late, end) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Result<Void, any Error>?) in
+            let (late, end) = lock.withLock {
+                () -> (CheckedContinuation<Data?, any Error>?, Result<Void, any Error>?) in
                 inSink = false
                 // Finished by another thread while the sink ran: the waiter is this thread's to resume.
                 guard let end = self.end, let waiter = self.waiter else { return (nil, nil) }

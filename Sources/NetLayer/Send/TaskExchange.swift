@@ -43,11 +43,14 @@ final class TaskExchange: @unchecked Sendable {
 
     /// The queue every exchange's watchdog fires on: each tick is a few reads under a lock.
     private static let watchdogQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.timeouts")
-    /// Where URLSession tasks are cancelled: `cancel()` can wait for URLSession's own queue, so it
-    /// never runs on the watchdog's queue or a caller's thread. A serial queue of its own always
-    /// gets a thread, even when the global queues hold back new ones (a cooperative pool whose
-    /// every thread is blocked).
-    private static let cancelQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.cancel")
+    /// Where the watchdog has URLSession tasks cancelled: `cancel()` can wait for URLSession's own
+    /// queue, so it never runs on the watchdog's queue (other calls' deadlines would wait behind
+    /// it). A serial queue of its own always gets a thread, even when the global queues hold back
+    /// new ones (a cooperative pool whose every thread is blocked held a timed-out transfer open
+    /// for 1.8 s). Other cancellations go to the global queue, where one slow `cancel()` does not
+    /// hold back the next.
+    private static let timeoutCancelQueue = DispatchQueue(
+        label: "NetLayer.URLSessionTransport.timeouts.cancel")
 
     init(
         task: URLSessionTask, progress: ProgressReporter?, uploadLength: Int64?, bufferLimit: Int,
@@ -182,7 +185,7 @@ final class TaskExchange: @unchecked Sendable {
     /// session's completions, and the shared cookie storage's writes, on one serial queue), so a
     /// deadline or a cancellation must not wait for it. ``complete(error:)`` later finds nothing
     /// left to deliver.
-    private func failNow(_ error: any Error) {
+    private func failNow(_ error: any Error, cancelOn queue: DispatchQueue = .global()) {
         let (continuation, buffer, cleanup) = lock.withLock {
             defer {
                 headContinuation = nil
@@ -197,7 +200,7 @@ final class TaskExchange: @unchecked Sendable {
             buffer?.finish(error)
         }
         let task = self.task
-        Self.cancelQueue.async { task.cancel() }
+        queue.async { task.cancel() }
     }
 
     /// The body's consumer went away, or its sink failed: stop the transfer.
@@ -259,7 +262,7 @@ final class TaskExchange: @unchecked Sendable {
         guard let check else { return }
         if let reason = check.reason {
             check.timer.cancel()
-            failNow(NetLayerError.timedOut(reason))
+            failNow(NetLayerError.timedOut(reason), cancelOn: Self.timeoutCancelQueue)
             return
         }
         let (seconds, attoseconds) = check.wake.components

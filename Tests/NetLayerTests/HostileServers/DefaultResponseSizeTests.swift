@@ -27,7 +27,9 @@ extension WireTests {
         }
 
         @Test(arguments: [nil, Duration.seconds(30)])
-        func anEndlessBodyEndsAtTheDefaultLimitWithAnErrorThatSaysHowToRaiseIt(timeout: Duration?) async throws {
+        func anEndlessBodyEndsAtTheDefaultLimitWithAnErrorThatSaysHowToRaiseIt(timeout: Duration?)
+            async throws
+        {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { _ in Self.zeros(8 << 30) }  // 8 GiB: "endless" for this call

@@ -12,7 +12,9 @@ extension WireTests {
         static let server = TestServerPool.make()
 
         /// Answers 503 (with `Retry-After: 0`) to the first request on `path`, then `then`.
-        static func afterOne503(_ server: TestServer, _ path: String, then: @escaping @Sendable () -> LoopbackResponse) {
+        static func afterOne503(
+            _ server: TestServer, _ path: String, then: @escaping @Sendable () -> LoopbackResponse
+        ) {
             let count = TestLocked(0)
             server.route(path) { _ in
                 let n = count.withLock { value -> Int in

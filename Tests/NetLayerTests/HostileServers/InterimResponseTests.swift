@@ -40,11 +40,14 @@ extension WireTests {
                 return String(decoding: try await target.makeExecutor().execute(), as: UTF8.self)
             case .watched:
                 return String(
-                    decoding: try await target.makeExecutor(timeout: .seconds(5), resourceTimeout: .seconds(10))
-                        .execute(), as: UTF8.self)
+                    decoding: try await target.makeExecutor(
+                        timeout: .seconds(5), resourceTimeout: .seconds(10)
+                    )
+                    .execute(), as: UTF8.self)
             case .limited:
                 let limited = TestAPI(server: server, options: ResourceOptions(maximumResponseSize: 1 << 20))
-                return String(decoding: try await limited.target(path).makeExecutor().execute(), as: UTF8.self)
+                return String(
+                    decoding: try await limited.target(path).makeExecutor().execute(), as: UTF8.self)
             case .stream:
                 var data = Data()
                 for try await chunk in try await target.makeExecutor().stream() { data.append(chunk) }
@@ -104,7 +107,9 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath() + "-" + way.rawValue
             server.route(path) { _ in
-                .raw((0..<3_000).map { _ in .init("HTTP/1.1 102 Processing\r\n\r\n", after: .milliseconds(10)) })
+                .raw(
+                    (0..<3_000).map { _ in .init("HTTP/1.1 102 Processing\r\n\r\n", after: .milliseconds(10))
+                    })
             }
             let api = TestAPI(server: server)
             let start = ContinuousClock.now
@@ -113,7 +118,9 @@ extension WireTests {
                     let target = api.target(path)
                     switch way {
                     case .stream:
-                        for try await _ in try await target.makeExecutor(resourceTimeout: .seconds(2)).stream() {}
+                        for try await _ in try await target.makeExecutor(resourceTimeout: .seconds(2))
+                            .stream()
+                        {}
                     default:
                         _ = try await target.makeExecutor(timeout: .seconds(1), resourceTimeout: .seconds(2))
                             .execute()
@@ -128,7 +135,9 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { _ in
-                .raw((0..<3_000).map { _ in .init("HTTP/1.1 102 Processing\r\n\r\n", after: .milliseconds(10)) })
+                .raw(
+                    (0..<3_000).map { _ in .init("HTTP/1.1 102 Processing\r\n\r\n", after: .milliseconds(10))
+                    })
             }
             let api = TestAPI(server: server)
             let call = Task { try await api.target(path).makeExecutor(timeout: .seconds(30)).execute() }

@@ -56,7 +56,8 @@ extension WireTests {
                 response.setHeader("Retry-After", "0")
                 return response
             }
-            let policy = RetryPolicy.predicate(backoff: .fixed(delay: .zero, maximumAttempts: 1_000_000)) { _ in
+            let policy = RetryPolicy.predicate(backoff: .fixed(delay: .zero, maximumAttempts: 1_000_000)) {
+                _ in
                 true
             }
             let api = TestAPI(

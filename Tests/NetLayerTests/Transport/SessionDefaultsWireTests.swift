@@ -44,7 +44,10 @@ extension WireTests {
             let requests = server.requests(path: path)
             #expect(requests.count == 2)
             // URLSession added no validator of its own.
-            #expect(requests.allSatisfy { $0.header("If-None-Match") == nil && $0.header("If-Modified-Since") == nil })
+            #expect(
+                requests.allSatisfy {
+                    $0.header("If-None-Match") == nil && $0.header("If-Modified-Since") == nil
+                })
         }
 
         @Test(arguments: paths)
