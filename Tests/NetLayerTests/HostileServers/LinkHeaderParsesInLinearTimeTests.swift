@@ -14,16 +14,43 @@ struct LinkHeaderParsesInLinearTimeTests {
     /// 90 KB of `<a,` with no `>` anywhere.
     static let unclosed = String(repeating: "<a,", count: 30_000)
 
+    /// The bound for parsing a hostile field: 50 ms, or ten times what a well-formed field of the
+    /// same size takes when this build is slower than that allows (the thread sanitizer took 65 ms
+    /// for a hostile shape in CI). Quadratic parsing took seconds to minutes either way.
+    static let bound: Duration = {
+        var fields = HeaderFields()
+        fields.append("Link", "<https://a.example/>; title=\"" + String(repeating: "x", count: 90_000) + "\"")
+        let clock = ContinuousClock()
+        var fastest = Duration.seconds(1)
+        for _ in 0..<3 {
+            let start = clock.now
+            _ = fields.links()
+            fastest = min(fastest, clock.now - start)
+        }
+        return max(.milliseconds(50), fastest * 10)
+    }()
+
+    /// The fastest of three runs of `body` (a first run pays for caches and page faults).
+    static func fastest(_ body: () -> Void) -> Duration {
+        let clock = ContinuousClock()
+        var best = Duration.seconds(3600)
+        for _ in 0..<3 {
+            let start = clock.now
+            body()
+            best = min(best, clock.now - start)
+            if best < bound { break }
+        }
+        return best
+    }
+
     @Test func anUnclosedTargetFieldParsesInUnder50Milliseconds() throws {
         var fields = HeaderFields()
         fields.append("Link", Self.unclosed)
         let base = try #require(URL(string: "http://127.0.0.1/repos"))
-        let clock = ContinuousClock()
-        let start = clock.now
-        let links = fields.links(relativeTo: base)
-        let elapsed = clock.now - start
+        var links: [WebLink] = []
+        let elapsed = Self.fastest { links = fields.links(relativeTo: base) }
         #expect(links.isEmpty)
-        #expect(elapsed < .milliseconds(50), "took \(elapsed)")
+        #expect(elapsed < Self.bound, "took \(elapsed)")
     }
 
     /// The same field from a server, read through a response: quick, and parsed only once.
@@ -48,7 +75,7 @@ struct LinkHeaderParsesInLinearTimeTests {
         let elapsed = clock.now - start
         #expect(next == nil && links.isEmpty && last == nil)
         #expect(response.parsedLinks.withLock { $0 } == [])
-        #expect(elapsed < .milliseconds(50), "took \(elapsed)")
+        #expect(elapsed < Self.bound, "took \(elapsed)")
     }
 
     /// Many well-formed links: at most 100 are read, in time linear in the field.
@@ -59,13 +86,11 @@ struct LinkHeaderParsesInLinearTimeTests {
             (0..<3000).map { "<https://api.example.com/r?page=\($0)>; rel=\"p\($0)\"" }.joined(
                 separator: ", "))
         fields.append("Link", "<https://api.example.com/r?page=last>; rel=last")
-        let clock = ContinuousClock()
-        let start = clock.now
-        let links = fields.links()
-        let elapsed = clock.now - start
+        var links: [WebLink] = []
+        let elapsed = Self.fastest { links = fields.links() }
         #expect(links.count == 100)
         #expect(links.last?.url.absoluteString == "https://api.example.com/r?page=99")
-        #expect(elapsed < .milliseconds(50), "took \(elapsed)")
+        #expect(elapsed < Self.bound, "took \(elapsed)")
     }
 
     /// At most 64 parameters of a link are read; the next link is still found.
@@ -92,11 +117,8 @@ struct LinkHeaderParsesInLinearTimeTests {
         for shape in shapes {
             var fields = HeaderFields()
             fields.append("Link", shape)
-            let clock = ContinuousClock()
-            let start = clock.now
-            _ = fields.links()
-            let elapsed = clock.now - start
-            #expect(elapsed < .milliseconds(50), "\(shape.prefix(20))… took \(elapsed)")
+            let elapsed = Self.fastest { _ = fields.links() }
+            #expect(elapsed < Self.bound, "\(shape.prefix(20))… took \(elapsed)")
         }
     }
 }
