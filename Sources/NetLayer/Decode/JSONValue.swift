@@ -29,7 +29,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Decodes any JSON value, nested in a model (`let payload: JSONValue`) or at the top.
     ///
     /// Linear in the input's size and depth. Near the top, each type is tried in turn (Bool, Int64,
-    /// Double, String, array, object); deeper than ``DecoderValueKind/attemptDepth`` levels a value is
+    /// Double, String, array, object); deeper than 8 levels a value is
     /// decoded once, as the type `JSONDecoder` holds, because every wrong guess makes `JSONDecoder`
     /// build an error with the whole coding path, which on Linux costs time quadratic in the depth
     /// (500 nested arrays took seconds). A number is `.integer` when its value is an integer that
