@@ -58,12 +58,26 @@ extension WireTests {
         /// anything, as when its completion queue is held for seconds by other work (Linux runs every
         /// session's completions and the shared cookie storage's writes on one serial queue; a 2 s
         /// deadline reached its caller at 12.4 s and 27.1 s). Only the watchdog can end the call.
-        private func unheardExchange(_ server: TestServer, _ session: URLSession) -> TaskExchange {
-            let path = "/silent-\(UUID().uuidString.prefix(8))"
-            server.route(path) { _ in LoopbackResponse.text("late").delayed(by: .seconds(3)) }
-            return TaskExchange(
-                task: session.dataTask(with: server.url(path)), progress: nil, uploadLength: nil,
-                bufferLimit: 1 << 16, spillDirectory: FileManager.default.temporaryDirectory, cleanup: nil)
+        final class UnheardTransfer: Sendable {
+            let server: TestServer
+            let session: URLSession
+            let exchange: TaskExchange
+
+            init() throws {
+                server = try TestServer.start()
+                session = URLSession(configuration: .ephemeral)
+                let path = "/silent-\(UUID().uuidString.prefix(8))"
+                server.route(path) { _ in LoopbackResponse.text("late").delayed(by: .seconds(3)) }
+                exchange = TaskExchange(
+                    task: session.dataTask(with: server.url(path)), progress: nil, uploadLength: nil,
+                    bufferLimit: 1 << 16, spillDirectory: FileManager.default.temporaryDirectory, cleanup: nil
+                )
+            }
+
+            func close() {
+                session.invalidateAndCancel()
+                server.stop()
+            }
         }
 
         /// Waits for the head the way the transport does.
@@ -78,11 +92,9 @@ extension WireTests {
         }
 
         @Test func theDeadlineReachesACallerWaitingForTheHeadWithoutURLSession() async throws {
-            let server = try TestServer.start()
-            defer { server.stop() }
-            let session = URLSession(configuration: .ephemeral)
-            defer { session.invalidateAndCancel() }
-            let exchange = unheardExchange(server, session)
+            let transfer = try UnheardTransfer()
+            defer { transfer.close() }
+            let exchange = transfer.exchange
             let start = ContinuousClock.now
             let error = await #expect(throws: NetLayerError.self) {
                 try await withDeadline(.seconds(10)) {
@@ -94,11 +106,9 @@ extension WireTests {
         }
 
         @Test func theDeadlineReachesABodysReaderWithoutURLSession() async throws {
-            let server = try TestServer.start()
-            defer { server.stop() }
-            let session = URLSession(configuration: .ephemeral)
-            defer { session.invalidateAndCancel() }
-            let exchange = unheardExchange(server, session)
+            let transfer = try UnheardTransfer()
+            defer { transfer.close() }
+            let (server, exchange) = (transfer.server, transfer.exchange)
             let start = ContinuousClock.now
             let error = await #expect(throws: NetLayerError.self) {
                 try await withDeadline(.seconds(10)) {
@@ -120,11 +130,9 @@ extension WireTests {
         }
 
         @Test func aCancelledCallerWaitingForTheHeadIsReleasedWithoutURLSession() async throws {
-            let server = try TestServer.start()
-            defer { server.stop() }
-            let session = URLSession(configuration: .ephemeral)
-            defer { session.invalidateAndCancel() }
-            let exchange = unheardExchange(server, session)
+            let transfer = try UnheardTransfer()
+            defer { transfer.close() }
+            let exchange = transfer.exchange
             let call = Task {
                 try await withTaskCancellationHandler {
                     _ = try await self.head(of: exchange, timeouts: Timeouts(total: .seconds(30)))
