@@ -78,6 +78,7 @@ struct EventStreamParserTests {
     }
 
     static let fixtureURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/event-stream-fixtures.json")
 
     static func loadFixtures() throws -> [Fixture] {
