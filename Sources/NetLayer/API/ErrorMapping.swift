@@ -59,7 +59,7 @@ extension Executor {
     /// `error` as the caller sees it: mapped by the call's ``ErrorMapping`` when it is an
     /// unacceptable response, else unchanged.
     func mapped(_ error: any Error) -> any Error {
-        guard let errorMapping, let failure = error as? NetLayerError,
+        guard let errorMapping = options.errorMapping, let failure = error as? NetLayerError,
             let service = errorMapping.apply(to: failure, decoder: resource.options.decoder)
         else { return error }
         return service
@@ -79,7 +79,7 @@ extension Executor {
     func mappingErrors<Element: Sendable>(
         of next: @escaping @Sendable () async throws -> Element?
     ) -> @Sendable () async throws -> Element? {
-        guard errorMapping != nil else { return next }
+        guard options.errorMapping != nil else { return next }
         let executor = self
         return {
             do {

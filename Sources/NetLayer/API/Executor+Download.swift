@@ -65,7 +65,7 @@ extension Executor {
     public func download(to destination: URL, resumable: Bool = false, debug: Bool = false) async throws
         -> Download
     {
-        defer { progressEnded?() }
+        defer { options.progressEnded?() }
         return try await mappingErrors {
             guard destination.isFileURL, !destination.hasDirectoryPath else {
                 throw NetLayerError.invalidValue(
@@ -77,139 +77,22 @@ extension Executor {
             // call running now is refused, and touches none of them.
             let claim = try DownloadClaim.take(destination)
             defer { claim.release() }
-            return try await download(to: destination, resumable: resumable, debug: debug, restarted: false)
+            let requestURL = try prepare().request.url.absoluteString
+            let accepted = options.validation ?? resource.options.validation
+            let consumer = DownloadConsumer(
+                destination: destination, resumable: resumable, requestURL: requestURL,
+                open: { resume throws(NetLayerError) in
+                    try await open(
+                        debug: debug, streams: true,
+                        validation: resume == nil ? nil : accepted.alsoAccepting(416),
+                        adjust: { request in
+                            guard let resume else { return }
+                            request.headerFields.set("Range", "bytes=\(resume.offset)-")
+                            request.headerFields.set("If-Range", resume.validator)
+                        })
+                })
+            return try await consumer.run(restarted: false)
         }
-    }
-
-    /// The download, with `destination` checked and claimed by the caller; the restart after a 416
-    /// runs under the same claim.
-    private func download(to destination: URL, resumable: Bool, debug: Bool, restarted: Bool)
-        async throws(NetLayerError) -> Download
-    {
-        let files = DownloadFiles(destination: destination, resumable: resumable)
-        let requestURL = try prepare().request.url.absoluteString
-        let resume = resumable ? files.resumePoint(for: requestURL) : nil
-        let accepted = validation ?? resource.options.validation
-        let call = try await open(
-            debug: debug, streams: true,
-            validation: resume == nil ? nil : accepted.alsoAccepting(416),
-            adjust: { request in
-                guard let resume else { return }
-                request.headerFields.set("Range", "bytes=\(resume.offset)-")
-                request.headerFields.set("If-Range", resume.validator)
-            })
-        do {
-            return try await save(
-                call, to: destination, files: files, requestURL: requestURL, resume: resume,
-                resumable: resumable, debug: debug, restarted: restarted)
-        } catch {
-            // Every failure after the exchange counts the attempts that reached the server.
-            var failure = error
-            if failure.attempts == 0 { failure.attempts = call.attempts }
-            throw failure
-        }
-    }
-
-    /// Writes an opened download's body to its partial file and moves it into place.
-    private func save(
-        _ call: OpenedCall, to destination: URL, files: DownloadFiles, requestURL: String,
-        resume: DownloadFiles.ResumePoint?, resumable: Bool, debug: Bool, restarted: Bool
-    ) async throws(NetLayerError) -> Download {
-        call.log?.streamed(call.head, duration: .now - call.start)
-        var offset: Int64 = 0
-        // The file's size once written, when a 206's Content-Range tells it.
-        var expectedSize: Int64?
-        if call.head.statusCode == 206 && resume == nil {
-            // Part of a file is not the file: no Range was sent, so nothing can be continued.
-            call.body.cancel()
-            throw .fileFailed(
-                "the server answered 206 Partial Content to a download that asked for the whole file")
-        }
-        if let resume {
-            let range =
-                call.head.statusCode == 206 ? ContentRange(call.head.headerFields["Content-Range"]) : nil
-            if call.head.statusCode == 416 || (range.map { $0.first != resume.offset } ?? false) {
-                // The partial file cannot be continued: start over, once.
-                call.body.cancel()
-                files.discardUnlessInUse()
-                if restarted { throw .fileFailed("the server refused to resume and to restart the download") }
-                return try await download(
-                    to: destination, resumable: resumable, debug: debug, restarted: true)
-            }
-            if call.head.statusCode == 206 {
-                // Bytes that cannot be placed are never appended, and the partial file is dropped:
-                // resuming it again would only ask the same question again.
-                let checked =
-                    range?.fileSize(contentLength: call.head.headerFields["Content-Length"])
-                    ?? .failure(ContentRange.Contradiction("is malformed"))
-                switch checked {
-                case .success(let size):
-                    offset = resume.offset
-                    expectedSize = size
-                case .failure(let contradiction):
-                    call.body.cancel()
-                    files.discardUnlessInUse()
-                    throw .fileFailed(
-                        "the server's 206 answer cannot continue the download: its Content-Range \(contradiction.reason)"
-                    )
-                }
-            }
-        }
-        var written: Int64 = 0
-        var fileSize: UInt64 = 0
-        // Open (and so its lock held) until the file is in place or removed.
-        var openFile: FileHandle?
-        defer { try? openFile?.close() }
-        do {
-            let handle = try files.open(appendingAt: offset, head: call.head, url: requestURL)
-            openFile = handle
-            // Written where the chunks arrive (the transport's thread), not hopped to this task
-            // one by one: the hop cost a download about a third more CPU per byte.
-            let flusher = WriteBehind(descriptor: handle.fileDescriptor)
-            defer { written = flusher.written }
-            do {
-                try await call.body.drain { chunk in
-                    try handle.write(contentsOf: chunk)
-                    flusher.wrote(chunk.count)
-                }
-            } catch {
-                await flusher.finish()
-                throw error
-            }
-            await flusher.finish()
-            let syncError = await flusher.makeDurable()
-            if syncError != 0 {
-                throw NetLayerError.fileFailed(
-                    "cannot flush the download to disk at \(files.partial.path): \(FileSync.describe(syncError))"
-                )
-            }
-            fileSize = try handle.seekToEnd()
-        } catch let inUse as DownloadFiles.PartialInUse {
-            // Another process writes the partial file: it is left to that process.
-            call.body.cancel()
-            throw .fileFailed(inUse.reason)
-        } catch {
-            call.body.cancel()
-            files.failed()
-            if let failure = error as? NetLayerError, failure.code == .fileFailed { throw failure }
-            if !(error is CancellationError) && !(error is URLError) && !(error is NetLayerError) {
-                throw .fileFailed(
-                    "cannot write the download to \(files.partial.path): \(error.localizedDescription)",
-                    underlying: error)
-            }
-            throw failure(error, in: call)
-        }
-        if let expectedSize, fileSize != UInt64(expectedSize) {
-            files.discard()
-            throw .fileFailed(
-                "the server's 206 answer ended the file at \(fileSize) bytes, its Content-Range at \(expectedSize)"
-            )
-        }
-        try files.moveIntoPlace()
-        call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)
-        return Download(
-            fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
-            duration: .now - call.start, redirects: call.redirects)
     }
 }
 

@@ -32,7 +32,8 @@ extension Executor {
         reconnection: EventStreamReconnection? = nil, maximumEventSize: Int = 16 << 20, debug: Bool = false
     ) async throws -> ResponseStream<ServerSentEvent> {
         let reader = EventReader(
-            executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
+            connection: eventConnection(debug: debug), reconnection: reconnection,
+            maximumEventSize: maximumEventSize, debug: debug)
         try await mappingErrors { try await reader.start() }
         return ResponseStream(next: mappingErrors(of: { try await reader.next() }), stop: { reader.stop() })
     }
@@ -61,7 +62,8 @@ extension Executor {
         maximumEventSize: Int = 16 << 20, debug: Bool = false
     ) async throws -> ResponseStream<Model> {
         let reader = EventReader(
-            executor: self, reconnection: reconnection, maximumEventSize: maximumEventSize, debug: debug)
+            connection: eventConnection(debug: debug), reconnection: reconnection,
+            maximumEventSize: maximumEventSize, debug: debug)
         try await mappingErrors { try await reader.start() }
         let decoder = resource.options.decoder
         return ResponseStream(
@@ -75,9 +77,28 @@ extension Executor {
             }), stop: { reader.stop() })
     }
 
+    /// How the event reader sends this call again: only a deadline given to this call applies (an
+    /// event stream is meant to stay open), and each connection gets what is left of it.
+    private func eventConnection(debug: Bool) -> EventReader.Connection {
+        var own = self
+        own.spec.inheritsDeadline = false
+        let stream = own
+        return EventReader.Connection(
+            method: method, timeouts: Timeouts(idle: spec.timeout, total: spec.deadline),
+            validation: options.validation ?? resource.options.validation,
+            redaction: resource.options.redaction, setsAccept: setsOwnHeader("Accept"),
+            setsCacheControl: setsOwnHeader("Cache-Control"), ended: options.progressEnded,
+            open: { left, validation, adjust throws(NetLayerError) in
+                var attempt = stream
+                if let left { attempt.spec.deadline = left }
+                return try await attempt.open(
+                    debug: debug, streams: true, validation: validation, adjust: adjust)
+            })
+    }
+
     /// Whether the target or this call set header `name` (a resource default does not count).
     func setsOwnHeader(_ name: String) -> Bool {
-        if let target = try? defaults.targetHeaders.get(), target[name] != nil { return true }
-        return headers.keys.contains { $0.caseInsensitiveEquals(name) }
+        if let target = try? spec.defaults.targetHeaders.get(), target[name] != nil { return true }
+        return spec.headers.keys.contains { $0.caseInsensitiveEquals(name) }
     }
 }

@@ -3,14 +3,14 @@ extension Executor {
     /// given is innermost).
     public func intercepted(by interceptors: any Interceptor...) -> Executor {
         var copy = self
-        copy.interceptors += interceptors
+        copy.options.interceptors += interceptors
         return copy
     }
 
     /// This call with its own retry policy, instead of the target's or the resource's.
     public func retry(_ policy: RetryPolicy) -> Executor {
         var copy = self
-        copy.retryPolicy = policy
+        copy.options.retryPolicy = policy
         return copy
     }
 
@@ -20,14 +20,14 @@ extension Executor {
     /// not.
     public func idempotent(_ isIdempotent: Bool = true) -> Executor {
         var copy = self
-        copy.idempotentOverride = isIdempotent
+        copy.options.idempotentOverride = isIdempotent
         return copy
     }
 
     /// This call with its own validation, instead of the target's or the resource's.
     public func validate(_ validation: Validation) -> Executor {
         var copy = self
-        copy.validation = validation
+        copy.options.validation = validation
         return copy
     }
 }

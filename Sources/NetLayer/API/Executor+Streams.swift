@@ -9,8 +9,8 @@ extension Executor {
     /// - Returns: A copy of this executor; the original reports nothing.
     public func progress(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> Executor {
         var copy = self
-        let previous = progressHandler
-        copy.progressHandler = { event in
+        let previous = options.progressHandler
+        copy.options.progressHandler = { event in
             previous?(event)
             handler(event)
         }
@@ -29,7 +29,7 @@ extension Executor {
     public func progressUpdates() -> (executor: Executor, updates: AsyncStream<TransferProgress>) {
         let (stream, continuation) = AsyncStream.makeStream(of: TransferProgress.self)
         var copy = progress { event in continuation.yield(event) }
-        copy.progressEnded = { continuation.finish() }
+        copy.options.progressEnded = { continuation.finish() }
         return (copy, stream)
     }
 
@@ -45,7 +45,7 @@ extension Executor {
     ///   throws the mapped error when an ``ErrorMapping`` applies.
     public func stream(debug: Bool = false) async throws -> ResponseStream<Data> {
         let call = try await mappingErrors { try await openStream(debug: debug) }
-        let reader = BodyReader(call: call, executor: self)
+        let reader = BodyReader(call: call, ended: options.progressEnded)
         return ResponseStream(next: { try await reader.next() }, stop: { reader.stop() })
     }
 
@@ -61,7 +61,7 @@ extension Executor {
         String
     > {
         let call = try await mappingErrors { try await openStream(debug: debug) }
-        let reader = BodyReader(call: call, executor: self)
+        let reader = BodyReader(call: call, ended: options.progressEnded)
         let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
         return ResponseStream(next: { try await splitter.next() }, stop: { reader.stop() })
     }
@@ -79,10 +79,10 @@ extension Executor {
         decoding model: Model.Type, maximumLength: Int = 1 << 20, debug: Bool = false
     ) async throws -> ResponseStream<Model> {
         let call = try await mappingErrors { try await openStream(debug: debug) }
-        let reader = BodyReader(call: call, executor: self)
+        let reader = BodyReader(call: call, ended: options.progressEnded)
         let splitter = LineReader(reader: reader, maximumLength: max(1, maximumLength))
         let decoder = resource.options.decoder
-        let redactor = redactor(for: call.prepared)
+        let redactor = call.redactor(for: call.prepared)
         let counter = LineCounter()
         return ResponseStream(
             next: {
@@ -111,7 +111,7 @@ extension Executor {
             call.log?.streamed(call.head, duration: .now - call.start)
             return call
         } catch {
-            progressEnded?()
+            options.progressEnded?()
             throw error
         }
     }
@@ -122,7 +122,8 @@ extension Executor {
 /// `next()` at a time; `state` is guarded by `lock`, as ``stop()`` may run on another thread.
 final class BodyReader: @unchecked Sendable {
     private let call: OpenedCall
-    private let executor: Executor
+    /// Called once when the stream ends, however it ends (``Executor/progressUpdates()``).
+    private let ended: (@Sendable () -> Void)?
     private var iterator: ResponseBody.Iterator
     private var received: Int64 = 0
     private let lock = NSLock()
@@ -137,9 +138,9 @@ final class BodyReader: @unchecked Sendable {
         case stopped
     }
 
-    init(call: OpenedCall, executor: Executor) {
+    init(call: OpenedCall, ended: (@Sendable () -> Void)?) {
         self.call = call
-        self.executor = executor
+        self.ended = ended
         iterator = call.body.makeAsyncIterator()
     }
 
@@ -152,7 +153,7 @@ final class BodyReader: @unchecked Sendable {
             defer { if state == .reading { state = .stopped } }
             return state == .reading
         }
-        if wasReading { executor.progressEnded?() }
+        if wasReading { ended?() }
     }
 
     /// Marks the end; true when this call ended it.
@@ -177,15 +178,15 @@ final class BodyReader: @unchecked Sendable {
             guard let chunk = try await iterator.next() else {
                 if end() {
                     call.progress?.finish(uploaded: call.request.body?.length, downloaded: received)
-                    executor.progressEnded?()
+                    ended?()
                 }
                 return nil
             }
             received += Int64(chunk.count)
             return chunk
         } catch {
-            if end() { executor.progressEnded?() }
-            throw executor.failure(error, in: call)
+            if end() { ended?() }
+            throw call.failure(error)
         }
     }
 }

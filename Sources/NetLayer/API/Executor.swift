@@ -10,50 +10,17 @@ import Foundation
 /// Every method throws ``NetLayerError``, or the service's own error for an unacceptable response
 /// when an ``ErrorMapping`` is set on the target or the resource.
 public struct Executor: Sendable {
+    /// What the call sends (built into a request by ``prepare()``).
+    var spec: CallSpec
+    /// How the call runs: its policies, validation and progress listeners.
+    var options: CallOptions
+
     /// The service.
-    public let resource: Resource
+    public var resource: Resource { spec.resource }
     /// The method.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { spec.method }
     /// The path template (target path plus sub-path), before tokens are filled.
-    public let path: String
-    /// The call's sub-path as given (already joined into ``path``); kept to name it in errors.
-    let subpath: String
-    let pathParts: [String: any ParamConvertible]
-    /// The target's share of the call (its and the resource's headers, params and plain URL).
-    let defaults: TargetDefaults
-    /// Why every call of the target fails (see ``Target/problem``).
-    let targetProblem: NetLayerError?
-    let headers: [String: String]
-    let params: Params
-    let body: Body?
-    let files: [String: FilePart]
-    let placement: ParamPlacement
-    let timeout: Duration?
-    var resourceTimeout: Duration?
-    /// The total deadline given to this call itself (not inherited from the resource): an event
-    /// stream, meant to stay open, honours only this one.
-    var callResourceTimeout: Duration? = nil
-    let redirectPolicy: RedirectPolicy
-    /// Receives upload and download progress; set by ``progress(_:)``.
-    var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
-    /// Called once when a call ends, however it ends; set by ``progressUpdates()``.
-    var progressEnded: (@Sendable () -> Void)? = nil
-    /// The URL this call follows instead of the target's path (``Target/makeExecutor(url:method:headers:params:body:files:placement:timeout:resourceTimeout:redirects:)``).
-    var absoluteURL: URL? = nil
-    /// The target's ``ErrorMapping``, else the resource's.
-    var errorMapping: ErrorMapping? = nil
-    /// The target's and the call's interceptors, in that order (the resource's run outside them).
-    var interceptors: [any Interceptor] = []
-    /// The call's or the target's retry policy; `nil`: the resource's.
-    var retryPolicy: RetryPolicy? = nil
-    /// Set by ``idempotent(_:)``; `nil`: decided by the method.
-    var idempotentOverride: Bool? = nil
-    /// The call's or the target's validation; `nil`: the resource's.
-    var validation: Validation? = nil
-    /// Set while a collected call with a ``ResourceOptions/maximumResponseSize`` is sent: the
-    /// retry loop then reads each attempt's body itself, up to this many bytes, so a body cut short
-    /// is a failed attempt the policy may retry (the transport streams it, to stop at the limit).
-    var collectLimit: Int? = nil
+    public var path: String { spec.path }
 
     /// Sends the call and returns the raw body.
     /// - Parameter debug: Print the request and response. Default `false` (the resource's setting
@@ -154,6 +121,46 @@ public struct Executor: Sendable {
     /// - Throws: ``NetLayerError`` when the request cannot be built.
     public var transportRequest: TransportRequest {
         get throws { try prepare().request }
+    }
+
+    /// Builds the request (see ``CallSpec/prepare()``).
+    func prepare() throws(NetLayerError) -> PreparedRequest { try spec.prepare() }
+
+    func redactor(for prepared: PreparedRequest) -> Redactor {
+        Redactor(prepared, pathParts: spec.pathParts, redaction: resource.options.redaction)
+    }
+
+    /// Prepares the call and sends it through its pipeline; the final head is validated.
+    /// - Parameters:
+    ///   - streams: The caller reads the body as it arrives.
+    ///   - validation: Default: the call's, the target's or the resource's.
+    ///   - adjust: Changes the prepared request before it is sent (a download's `Range`).
+    ///   - collectLimit: A collected call's response limit.
+    func open(
+        debug: Bool, streams: Bool, validation: Validation? = nil,
+        adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil
+    ) async throws(NetLayerError) -> OpenedCall {
+        var prepared = try prepare()
+        adjust?(&prepared.request)
+        return try await CallRunner.open(
+            spec, options: options, prepared: prepared, debug: debug, streams: streams,
+            validation: validation,
+            collectLimit: collectLimit)
+    }
+
+    /// Sends and reads the whole body, at most the resource's ``ResourceOptions/maximumResponseSize``.
+    func exchange(debug: Bool) async throws(NetLayerError) -> Exchange {
+        defer { options.progressEnded?() }
+        guard let limit = resource.options.maximumResponseSize.map({ max(0, $0) }) else {
+            return try await CallRunner.collect(open(debug: debug, streams: false))
+        }
+        // Read as it arrives, so the transfer stops at the limit instead of after the whole body.
+        do {
+            return try await CallRunner.collect(
+                open(debug: debug, streams: true, collectLimit: limit), upTo: limit)
+        } catch {
+            throw error.code == .responseTooLarge ? error.explainingLimit(limit) : error
+        }
     }
 
     private func decode<Model: Decodable>(_ model: Model.Type, from exchange: Exchange) throws(NetLayerError)

@@ -50,6 +50,8 @@ open class Resource: @unchecked Sendable {
     let rateLimitProblem: NetLayerError?
     /// The live tokens of ``ResourceOptions/retryBudget``.
     let retryTokens: RetryTokens
+    /// The stages every call of this resource runs, decided once from ``options``.
+    let pipeline: Pipeline
     let base: Result<String, NetLayerError>
     /// `defaultHeaders` validated once; a bad one fails every call, before anything is sent.
     let defaultHeaderFields: Result<HeaderFields, NetLayerError>
@@ -108,6 +110,7 @@ open class Resource: @unchecked Sendable {
             rateLimitProblem = self.limiter.problem
         }
         self.retryTokens = RetryTokens(options.retryBudget)
+        self.pipeline = Pipeline(resource: options)
         self.base = Result { () throws(NetLayerError) in
             try URLBuilder.base(scheme: scheme, domain: domain, version: version)
         }

@@ -46,7 +46,7 @@ extension Target {
         var executor = makeExecutor(
             method: method, headers: headers, params: params, body: body, files: files, placement: placement,
             timeout: timeout, resourceTimeout: resourceTimeout, redirects: redirects)
-        executor.absoluteURL = url
+        executor.spec.absoluteURL = url
         return executor
     }
 

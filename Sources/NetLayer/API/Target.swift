@@ -95,26 +95,14 @@ open class Target: @unchecked Sendable {
         redirects: RedirectPolicy? = nil
     ) -> Executor {
         Executor(
-            resource: resource,
-            method: method,
-            path: URLBuilder.join(path, subpath),
-            subpath: subpath,
-            pathParts: pathParts,
-            defaults: defaults,
-            targetProblem: problem,
-            headers: headers,
-            params: params,
-            body: body,
-            files: files,
-            placement: placement,
-            timeout: timeout ?? resource.options.timeout,
-            resourceTimeout: resourceTimeout ?? resource.options.resourceTimeout,
-            callResourceTimeout: resourceTimeout,
-            redirectPolicy: redirects ?? resource.options.redirects,
-            errorMapping: errorMapping ?? resource.options.errorMapping,
-            interceptors: interceptors,
-            retryPolicy: retryPolicy,
-            validation: validation
-        )
+            spec: CallSpec(
+                resource: resource, method: method, path: URLBuilder.join(path, subpath), subpath: subpath,
+                pathParts: pathParts, defaults: defaults, targetProblem: problem, headers: headers,
+                params: params, body: body, files: files, placement: placement,
+                timeout: timeout ?? resource.options.timeout, deadline: resourceTimeout),
+            options: CallOptions(
+                redirectPolicy: redirects ?? resource.options.redirects,
+                errorMapping: errorMapping ?? resource.options.errorMapping, interceptors: interceptors,
+                retryPolicy: retryPolicy, validation: validation))
     }
 }

@@ -34,7 +34,7 @@ struct PreparedRequest: Sendable {
     var sentHeaderBlocks: [HeaderFields] = []
 }
 
-extension Executor {
+extension CallSpec {
     /// Builds the request: merges the three levels, fills the path, places and encodes params and
     /// body. Pure: runs on the calling task and touches no network.
     /// - Throws: ``NetLayerError`` for anything that cannot be sent; nothing is sent then.
@@ -46,16 +46,18 @@ extension Executor {
             headers.isEmpty, params.isEmpty, body == nil, files.isEmpty, placement == .automatic,
             targetProblem == nil, resource.rateLimitProblem == nil, method.sendsParamsInQuery
         {
+            var request = TransportRequest(method: method, url: known.url, headerFields: known.headers)
+            request.isChecked = true
             return PreparedRequest(
-                request: TransportRequest(method: method, url: known.url, headerFields: known.headers),
+                request: request,
                 method: method, url: known.url, headers: known.headers, paramEntries: defaults.params,
                 placement: .query, body: nil, files: [:],
-                timeouts: try Timeouts.checked(idle: timeout, total: resourceTimeout))
+                timeouts: try Timeouts.checked(idle: timeout, total: totalDeadline))
         }
         let base = try resource.base.get()
         if let problem = resource.rateLimitProblem { throw problem }
         guard method.isValid else { throw .invalidMethod(method) }
-        let timeouts = try Timeouts.checked(idle: timeout, total: resourceTimeout)
+        let timeouts = try Timeouts.checked(idle: timeout, total: totalDeadline)
         // The target's path as it is: its checks, fill and URL were worked out with the target.
         let plain = absoluteURL == nil && subpath.isEmpty && pathParts.isEmpty
         let filledPath: String
@@ -148,9 +150,12 @@ extension Executor {
         } else {
             url = try URLBuilder.url(base: base, path: filledPath, query: "", cache: resource.parsedURLs)
         }
-        let request = TransportRequest(
+        var request = TransportRequest(
             method: method, url: url, headerFields: headerFields,
             body: fileBody ?? bodyData.map(RequestBody.init))
+        // Built from checked parts: the method is a token, the URL http(s) with a host, every
+        // header field validated when merged.
+        request.isChecked = true
         return PreparedRequest(
             request: request, method: method, url: url, headers: headerFields, paramEntries: merged,
             placement: resolved, body: bodyData, files: files, multipartFields: multipartFields,

@@ -5,7 +5,28 @@ import Foundation
 /// Unchecked Sendable: `next()` runs for the stream's one consumer, one call at a time, and owns
 /// everything but `body` and `stopped`, which `stop()` (any thread) also touches under `lock`.
 final class EventReader: @unchecked Sendable {
-    private let executor: Executor
+    /// How to send the stream's call again; the consumer never sees the pipeline.
+    struct Connection: Sendable {
+        /// The call's method, for messages.
+        let method: HTTPMethod
+        /// The idle timeout and the deadline given to this call itself (not the resource's: an
+        /// event stream is meant to stay open).
+        let timeouts: Timeouts
+        /// The call's, the target's or the resource's validation.
+        let validation: Validation
+        /// The resource's redaction, for a decoding error before any connection.
+        let redaction: Redaction
+        /// Whether the target or the call set `Accept` / `Cache-Control` itself.
+        let setsAccept: Bool
+        let setsCacheControl: Bool
+        /// Called when a connection's body ends, however it ends (``Executor/progressUpdates()``).
+        let ended: (@Sendable () -> Void)?
+        /// Sends the call with this total deadline, validation and request adjustment.
+        let open:
+            @Sendable (Duration?, Validation, @escaping @Sendable (inout TransportRequest) -> Void)
+                async throws(NetLayerError) -> OpenedCall
+    }
+    private let connection: Connection
     private let reconnection: EventStreamReconnection?
     private let debug: Bool
     private var parser: EventStreamParser
@@ -18,8 +39,8 @@ final class EventReader: @unchecked Sendable {
     private var retryAfter: Duration?
     /// When the call's own total deadline ends, if it set one.
     private let deadline: ContinuousClock.Instant?
-    /// The latest request as prepared (for redacting decoding errors).
-    private var prepared: PreparedRequest?
+    /// The latest connection's call (for redacting decoding errors).
+    private var lastCall: OpenedCall?
     /// When the current connection opened, and the events it brought (for the reconnection floor).
     private var connectedAt: ContinuousClock.Instant?
     private var eventsOnConnection = 0
@@ -35,15 +56,14 @@ final class EventReader: @unchecked Sendable {
     /// The only media type an event stream may have.
     static let mediaType = "text/event-stream"
 
-    init(executor: Executor, reconnection: EventStreamReconnection?, maximumEventSize: Int, debug: Bool) {
-        var executor = executor
-        // An event stream is meant to stay open: only a deadline given to this call applies.
-        executor.resourceTimeout = executor.callResourceTimeout
-        self.executor = executor
+    init(
+        connection: Connection, reconnection: EventStreamReconnection?, maximumEventSize: Int, debug: Bool
+    ) {
+        self.connection = connection
         self.reconnection = reconnection
         self.debug = debug
         parser = EventStreamParser(maximumEventSize: maximumEventSize)
-        deadline = executor.callResourceTimeout.map { .now + min($0, Timeouts.maximum) }
+        deadline = connection.timeouts.total.map { .now + min($0, Timeouts.maximum) }
     }
 
     deinit { stop() }
@@ -52,7 +72,7 @@ final class EventReader: @unchecked Sendable {
     /// - Throws: ``NetLayerError/Code/invalidValue`` first for a timeout of zero or less, as any
     ///   call does, before the deadline it would set is consulted.
     func start() async throws(NetLayerError) {
-        _ = try Timeouts.checked(idle: executor.timeout, total: executor.callResourceTimeout)
+        _ = try Timeouts.checked(idle: connection.timeouts.idle, total: connection.timeouts.total)
         try await connect(after: nil, delay: false)
     }
 
@@ -141,7 +161,7 @@ final class EventReader: @unchecked Sendable {
                     retryAfter ?? parser.reconnectionTime, sparseConnections: sparseConnections)
                 retryAfter = nil
                 if let deadline, ContinuousClock.now + wait >= deadline {
-                    throw Self.deadlineElapsed(executor)
+                    throw deadlineElapsed()
                 }
                 do { try await Task.sleep(for: wait) } catch { throw NetLayerError.cancelled }
             }
@@ -152,10 +172,10 @@ final class EventReader: @unchecked Sendable {
                     return
                 }
                 parser.startNewStream()
-                prepared = call.prepared
+                lastCall = call
                 connectedAt = .now
                 eventsOnConnection = 0
-                let reader = BodyReader(call: call, executor: executor)
+                let reader = BodyReader(call: call, ended: connection.ended)
                 let wasStopped = lock.withLock {
                     if !stopped { body = reader }
                     return stopped
@@ -185,19 +205,16 @@ final class EventReader: @unchecked Sendable {
     private func open() async throws(NetLayerError) -> OpenedCall? {
         if let deadline {
             let left = deadline - .now
-            if left <= .zero { throw Self.deadlineElapsed(executor) }
+            if left <= .zero { throw deadlineElapsed() }
         }
-        var attempt = executor
-        if let deadline { attempt.resourceTimeout = max(.milliseconds(1), deadline - .now) }
+        let left = deadline.map { max(.milliseconds(1), $0 - .now) }
         let lastEventID = parser.lastEventID
         if !lastEventID.isEmpty { _ = try HeaderFields.validatedValue(lastEventID, name: "Last-Event-ID") }
-        let setsAccept = executor.setsOwnHeader("Accept")
-        let setsCacheControl = executor.setsOwnHeader("Cache-Control")
-        let accepted = executor.validation ?? executor.resource.options.validation
-        let call = try await attempt.open(
-            debug: debug, streams: true,
-            validation: accepted.alsoAccepting(204),
-            adjust: { request in
+        let setsAccept = connection.setsAccept
+        let setsCacheControl = connection.setsCacheControl
+        let call = try await connection.open(
+            left, connection.validation.alsoAccepting(204),
+            { request in
                 if !setsAccept { request.headerFields.set("Accept", Self.mediaType) }
                 if !setsCacheControl { request.headerFields.set("Cache-Control", "no-cache") }
                 if !lastEventID.isEmpty { request.headerFields.set("Last-Event-ID", lastEventID) }
@@ -212,8 +229,8 @@ final class EventReader: @unchecked Sendable {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard essence == Self.mediaType else {
-            let body = await executor.errorBody(of: call, limit: Executor.errorBodyLimit)
-            let redactor = executor.redactor(for: call.prepared)
+            let body = await call.errorBody(limit: OpenedCall.errorBodyLimit)
+            let redactor = call.redactor(for: call.prepared)
             var failure = NetLayerError.unacceptableContentType(
                 call.head, expected: Self.mediaType, body: body, method: call.request.method,
                 redactor: redactor)
@@ -223,10 +240,10 @@ final class EventReader: @unchecked Sendable {
         return call
     }
 
-    private static func deadlineElapsed(_ executor: Executor) -> NetLayerError {
-        let total = executor.callResourceTimeout ?? .zero
+    private func deadlineElapsed() -> NetLayerError {
+        let total = connection.timeouts.total ?? .zero
         return .timedOut(
-            "the total deadline of \(total.formattedSeconds) elapsed (\(executor.method) event stream)")
+            "the total deadline of \(total.formattedSeconds) elapsed (\(connection.method) event stream)")
     }
 
     /// Decodes an event's data as `model`; a failure names the event.
@@ -239,8 +256,7 @@ final class EventReader: @unchecked Sendable {
         } catch {
             stop()
             let redactor =
-                prepared.map { executor.redactor(for: $0) }
-                ?? Redactor(redaction: executor.resource.options.redaction)
+                lastCall.map { $0.redactor(for: $0.prepared) } ?? Redactor(redaction: connection.redaction)
             var failure = NetLayerError.decodingFailed(
                 error, type: Model.self, body: data, redactor: redactor)
             let name = "event \"\(event.event)\"" + (event.id.map { " (id \($0))" } ?? "")

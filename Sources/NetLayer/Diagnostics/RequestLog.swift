@@ -17,9 +17,9 @@ struct RequestLog: Sendable {
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
 
-    init(_ prepared: PreparedRequest, record: AttemptRecord, of executor: Executor) {
-        sink = executor.resource.options.log
-        self.prepared = SharedPreparedRequest(prepared, of: executor)
+    init(_ prepared: SharedPreparedRequest, record: AttemptRecord, sink: LogSink) {
+        self.sink = sink
+        self.prepared = prepared
         self.record = record
     }
 

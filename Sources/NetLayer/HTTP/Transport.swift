@@ -32,9 +32,6 @@ public struct TransportContext: Sendable {
     /// Whether the caller reads the body as it arrives (a stream, a download). `false`: it
     /// collects the whole body at once, so a transport may read it in one piece.
     public var streamsResponse: Bool
-    /// Set by the executor when it checked the request itself (or built it, checked, in
-    /// preparation): ``URLSessionTransport`` then skips checking it again.
-    var requestIsChecked = false
 
     /// Creates a context.
     /// - Parameters:

@@ -11,13 +11,16 @@ import Foundation
 /// Named so as not to clash with the `Request` and `Response` types of server frameworks.
 public struct TransportRequest: Sendable, Hashable {
     /// The method, an RFC 9110 token.
-    public var method: HTTPMethod
+    public var method: HTTPMethod { didSet { isChecked = false } }
     /// The absolute URL, query included, never a fragment.
-    public var url: URL
+    public var url: URL { didSet { isChecked = false } }
     /// The header fields, checked; the transport adds the framing ones (`Content-Length`, `Host`).
-    public var headerFields: HeaderFields
+    public var headerFields: HeaderFields { didSet { isChecked = false } }
     /// The body; `nil` for none.
     public var body: RequestBody?
+    /// Whether ``check()`` passed (or NetLayer built the request checked) and nothing changed the
+    /// method, URL or header fields since: a transport then need not check it again.
+    var isChecked = false
 
     /// Creates a request.
     /// - Parameters:
@@ -32,6 +35,21 @@ public struct TransportRequest: Sendable, Hashable {
         self.url = url
         self.headerFields = headerFields
         self.body = body
+    }
+
+    /// Equal when method, URL, header fields and body are (whether it was checked is not part of
+    /// the request).
+    public static func == (lhs: TransportRequest, rhs: TransportRequest) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.headerFields == rhs.headerFields
+            && lhs.body == rhs.body
+    }
+
+    /// Hashes method, URL, header fields and body.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(headerFields)
+        hasher.combine(body)
     }
 
     /// The equivalent `URLRequest`: in-memory bodies as `httpBody`, others as `httpBodyStream`.

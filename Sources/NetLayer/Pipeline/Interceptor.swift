@@ -58,6 +58,12 @@ public struct InterceptorContext: Sendable {
     public internal(set) var transport: TransportContext
     /// When the call's total deadline ends, if it has one.
     public let deadline: ContinuousClock.Instant?
+    /// What the pipeline's stages share about the call; `nil` in a context made for testing an
+    /// interceptor on its own.
+    var call: CallRecord? = nil
+    /// Set for the hops after a redirect: the transport stage counts an attempt only on its
+    /// first hop.
+    var isFollowUpHop = false
 
     /// Creates a context (for testing an interceptor on its own).
     /// - Parameters:
@@ -75,21 +81,5 @@ public struct InterceptorContext: Sendable {
         self.isIdempotent = isIdempotent
         self.transport = transport
         self.deadline = deadline
-    }
-}
-
-/// Runs interceptors outer to inner around `last`.
-enum InterceptorChain {
-    typealias Next = @Sendable (TransportRequest) async throws -> TransportResponse
-
-    static func run(
-        _ interceptors: ArraySlice<any Interceptor>, request: TransportRequest, context: InterceptorContext,
-        last: @escaping Next
-    ) async throws -> TransportResponse {
-        guard let first = interceptors.first else { return try await last(request) }
-        let rest = interceptors.dropFirst()
-        return try await first.intercept(request, context: context) { request in
-            try await run(rest, request: request, context: context, last: last)
-        }
     }
 }

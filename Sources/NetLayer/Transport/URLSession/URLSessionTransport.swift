@@ -151,7 +151,7 @@ public final class URLSessionTransport: Transport {
         try Task.checkCancellation()
         // A request the executor did not check (a caller of the transport built it) is checked
         // here: nothing unchecked reaches the request line or the header block.
-        if !context.requestIsChecked { try request.check() }
+        if !request.isChecked { try request.check() }
         // Checked here too, for callers that use the transport directly.
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)

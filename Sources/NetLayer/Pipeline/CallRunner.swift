@@ -1,0 +1,264 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A prepared request held by reference. Calls and exchanges carry it for error messages and
+/// debug output only; copying a reference instead of a dozen fields saves retains and releases on
+/// every call (measured in place: the copies cost several µs per call).
+///
+/// It also knows the call's secrets for whatever prints a value the call handed out (see
+/// ``CallSecrets``): the redactor is built only then.
+final class SharedPreparedRequest: Sendable {
+    let value: PreparedRequest
+    let pathParts: [String: any ParamConvertible]
+    /// Read for its redaction when something is printed.
+    let resource: Resource
+    init(_ value: PreparedRequest, pathParts: [String: any ParamConvertible], resource: Resource) {
+        self.value = value
+        self.pathParts = pathParts
+        self.resource = resource
+    }
+}
+
+/// A call whose final response head has arrived and passed validation; its body is unread. What
+/// the pipeline hands a consumer (collect, stream, events, download).
+struct OpenedCall: Sendable {
+    var head: ResponseHead
+    var body: ResponseBody
+    var request: TransportRequest
+    var sharedPrepared: SharedPreparedRequest
+    var prepared: PreparedRequest { sharedPrepared.value }
+    var redirects: [Redirect]
+    var start: ContinuousClock.Instant
+    var log: RequestLog?
+    var progress: ProgressReporter?
+    var attempts = 1
+
+    /// The call's redactor for `prepared` (its path parts, the resource's redaction).
+    func redactor(for prepared: PreparedRequest) -> Redactor {
+        Redactor(
+            prepared, pathParts: sharedPrepared.pathParts,
+            redaction: sharedPrepared.resource.options.redaction)
+    }
+
+    /// An error while reading the body, as a redacted ``NetLayerError`` that counts the call's
+    /// attempts; the failure line is printed.
+    func failure(_ error: any Error) -> NetLayerError {
+        var failure = CallErrors.failure(
+            error, request: request, redactor: redactor(for: prepared), redirects: redirects,
+            log: log, prepared: prepared, start: start)
+        failure.attempts = attempts
+        return failure
+    }
+
+    /// Reads up to `limit` bytes of a rejected response's body for its error; a transfer error
+    /// ends it early (the status is the news).
+    func errorBody(limit: Int) async -> Data {
+        var data = Data()
+        do {
+            for try await chunk in body {
+                data.append(chunk.prefix(limit - data.count))
+                if data.count >= limit {
+                    body.cancel()
+                    break
+                }
+            }
+        } catch {
+            // The status is the news; a body cut short still goes with it.
+        }
+        return data
+    }
+
+    /// The most bytes of an unacceptable response kept for the error when the call streams
+    /// (a collected call keeps the whole body it read anyway).
+    static let errorBodyLimit = 4 << 20
+}
+
+/// A call whose body has been read whole.
+struct Exchange: Sendable {
+    var data: Data
+    var head: ResponseHead
+    var request: TransportRequest
+    var duration: Duration
+    var redirects: [Redirect]
+    var sharedPrepared: SharedPreparedRequest
+    var prepared: PreparedRequest { sharedPrepared.value }
+    var attempts = 1
+}
+
+/// Runs a prepared call through its pipeline and judges the final head: the one way a call is
+/// sent, whatever reads its body afterwards.
+enum CallRunner {
+    /// Sends `prepared` through the call's pipeline and validates the final head.
+    /// - Parameters:
+    ///   - spec: The call (its resource, path template and path parts).
+    ///   - options: Its policies.
+    ///   - debug: Print the exchange (the resource's setting applies too).
+    ///   - streams: The caller reads the body as it arrives.
+    ///   - validation: Default: the call's, the target's or the resource's.
+    ///   - collectLimit: A collected call's response limit (the body is then read while retrying).
+    /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
+    static func open(
+        _ spec: CallSpec, options: CallOptions, prepared: PreparedRequest, debug: Bool, streams: Bool,
+        validation: Validation? = nil, collectLimit: Int? = nil
+    ) async throws(NetLayerError) -> OpenedCall {
+        let resource = spec.resource
+        let policy = options.retryPolicy ?? resource.options.retryPolicy
+        if let problem = policy.problem ?? resource.limiter.problem { throw problem }
+        let pipeline = Pipeline.of(resource, options: options, policy: policy)
+        let record = AttemptRecord(prepared.request)
+        let shared = SharedPreparedRequest(prepared, pathParts: spec.pathParts, resource: resource)
+        let log =
+            (debug || resource.options.debug)
+            ? RequestLog(shared, record: record, sink: resource.options.log) : nil
+        log?.request(prepared)
+        let progress = options.progressHandler.map { ProgressReporter($0) }
+        let start = ContinuousClock.now
+        let call = CallRecord(
+            resource: resource, prepared: prepared, pathParts: spec.pathParts, retryPolicy: policy,
+            redirectPolicy: options.redirectPolicy,
+            isIdempotent: options.idempotentOverride ?? spec.method.isIdempotent, start: start, log: log,
+            collectLimit: collectLimit, hasForeignCode: pipeline.hasForeignCode, attempts: record)
+        var context = InterceptorContext(
+            pathTemplate: spec.path, attempt: 1, isIdempotent: call.isIdempotent,
+            transport: TransportContext(
+                timeouts: prepared.timeouts, progress: progress, streamsResponse: streams),
+            deadline: prepared.timeouts.total.map { start.advanced(by: $0) })
+        context.call = call
+        let response: TransportResponse
+        do {
+            response = try await pipeline.run(prepared.request, context: context)
+        } catch {
+            let sent = call.sentPrepared
+            var failure = CallErrors.failure(
+                error, request: record.lastRequest, redactor: call.redactor(for: sent),
+                redirects: record.redirects, log: log, prepared: sent, start: start)
+            failure.attempts = record.attempts
+            if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
+            // Masked again with every credential the attempts sent (an error raised in a stage
+            // knew that stage's only).
+            throw failure.redacted(by: call.redactor(for: sent))
+        }
+        let sent = record.snapshot
+        var printed = prepared
+        if pipeline.hasForeignCode || sent.sentBlocks.count > 1 {
+            printed.headers.merge(sent.sentHeaders)
+            printed.sentHeaderBlocks = sent.sentBlocks
+        }
+        let opened = OpenedCall(
+            head: response.head, body: response.body, request: sent.lastRequest,
+            sharedPrepared: printed.sentHeaderBlocks.isEmpty
+                ? shared : SharedPreparedRequest(printed, pathParts: spec.pathParts, resource: resource),
+            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts)
+        let verdict = (validation ?? options.validation ?? resource.options.validation).verdict(opened.head)
+        if verdict != .accepted {
+            try await reject(opened, verdict: verdict, streams: streams, note: sent.note)
+        }
+        return opened
+    }
+
+    /// Throws the error for a response `verdict` rejected, with the body read (bounded when
+    /// streaming).
+    private static func reject(
+        _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, note: String?
+    ) async throws(NetLayerError) {
+        let body = await call.errorBody(limit: streams ? OpenedCall.errorBodyLimit : Int.max)
+        let duration = ContinuousClock.now - call.start
+        call.log?.response(call.head, data: body, duration: duration)
+        let redactor = call.sharedPrepared.redactor
+        var failure =
+            if case .contentType(let expected) = verdict {
+                NetLayerError.unacceptableContentType(
+                    call.head, expected: expected, body: body, method: call.request.method, redactor: redactor
+                )
+            } else {
+                NetLayerError.unacceptableStatus(
+                    call.head, body: body, method: call.request.method, redactor: redactor)
+            }
+        failure.redirects = call.redirects
+        failure.attempts = call.attempts
+        if let note { failure.message += note }
+        throw failure.redacted(by: redactor)
+    }
+
+    /// Reads an opened call's whole body, at most `limit` bytes.
+    /// - Throws: ``NetLayerError/Code/responseTooLarge`` past `limit`, or the read's error.
+    static func collect(_ call: OpenedCall, upTo limit: Int = .max) async throws(NetLayerError) -> Exchange {
+        let data: Data
+        do {
+            // A body already in memory (every call the transport read whole) needs no async call.
+            if let buffered = try call.body.takeBuffered() {
+                if buffered.count > limit {
+                    throw NetLayerError(.responseTooLarge, "the response body is longer than \(limit) bytes")
+                }
+                data = buffered
+            } else {
+                data = try await call.body.collect(upTo: limit)
+            }
+        } catch {
+            throw call.failure(error)
+        }
+        let duration = ContinuousClock.now - call.start
+        call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
+        call.log?.response(call.head, data: data, duration: duration)
+        return Exchange(
+            data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
+            sharedPrepared: call.sharedPrepared, attempts: call.attempts)
+    }
+}
+
+/// How any error of a call becomes the ``NetLayerError`` the caller sees.
+enum CallErrors {
+    /// Maps any error of a call to a redacted ``NetLayerError`` and prints the failure line.
+    static func failure(
+        _ error: any Error, request: TransportRequest, redactor: Redactor, redirects: [Redirect],
+        log: RequestLog?, prepared: PreparedRequest, start: ContinuousClock.Instant
+    ) -> NetLayerError {
+        if let known = error as? NetLayerError, known.redactor != nil {
+            // Validation printed the response already; anything else gets its failure line.
+            if known.code != .unacceptableStatus, known.code != .unacceptableContentType {
+                log?.failure(prepared, error: known, duration: .now - start)
+            }
+            return known
+        }
+        var failure = map(error, request: request, redactor: redactor)
+        if failure.redirects.isEmpty {
+            failure.redirects = failure.redactor.map { redirects.printed(with: CallSecrets($0)) } ?? redirects
+        }
+        log?.failure(prepared, error: failure, duration: .now - start)
+        return failure
+    }
+
+    /// Errors raised without the request at hand, which get ` (METHOD url)` appended here.
+    private static let codesNamingTheRequest: Set<NetLayerError.Code> = [
+        .timedOut, .tooManyRedirects, .redirectRefused, .cancelled, .responseTooLarge, .bodyConsumed,
+    ]
+
+    /// A transport's (or a stage's) error as a redacted ``NetLayerError`` naming the request.
+    static func map(_ error: any Error, request: TransportRequest, redactor: Redactor) -> NetLayerError {
+        let method = request.method
+        let location = " (\(method) \(redactor.url(request.url)))"
+        let failure: NetLayerError
+        if var known = error as? NetLayerError {
+            if codesNamingTheRequest.contains(known.code) { known.message += location }
+            failure = known
+        } else if error is CancellationError {
+            failure = NetLayerError.cancelled.appending(location)
+        } else if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cancelled: failure = NetLayerError.cancelled.appending(location)
+            case .timedOut:
+                var timedOut = NetLayerError.timedOut(
+                    "the session's own timeout elapsed (\(urlError.localizedDescription))\(location)")
+                timedOut.urlError = urlError
+                failure = timedOut
+            default: failure = .transport(urlError, method: method, url: request.url, redactor: redactor)
+            }
+        } else {
+            failure = .transport(other: error, method: method, url: request.url, redactor: redactor)
+        }
+        return failure.redacted(by: redactor)
+    }
+}

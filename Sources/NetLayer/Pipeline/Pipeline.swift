@@ -1,0 +1,145 @@
+import Foundation
+
+/// One step of a call's pipeline: the ``Interceptor`` shape, with the context handed on too (a
+/// retry tells the steps inside it which attempt this is; a redirect which hop).
+///
+/// Built-in stages and users' interceptors are stages alike (an interceptor runs as an
+/// ``InterceptorStage``), so a call is one list, run outer to inner, ending in the
+/// ``TransportStage``.
+protocol Stage: Sendable {
+    /// Handles one pass of the request through this stage; `next` is the rest of the pipeline.
+    func run(_ request: TransportRequest, context: InterceptorContext, next: @escaping Pipeline.Next)
+        async throws
+        -> TransportResponse
+}
+
+/// The ordered stages of a call, decided once per resource (a call that brings its own retry
+/// policy, interceptors or redirect rule gets a list of its own).
+///
+/// Order, outer to inner: retry ▸ deadline ▸ the resource's interceptors ▸ the target's and the
+/// call's ▸ authentication ▸ redirects, and then always the transport stage (admission, the
+/// transport, the limiter watching the head). A call with no policies has an empty list: the
+/// transport stage alone. That is the fast path: a property of the list, not a second copy of the
+/// logic.
+struct Pipeline: Sendable {
+    /// The rest of the pipeline, as a stage sees it.
+    typealias Next = @Sendable (TransportRequest, InterceptorContext) async throws -> TransportResponse
+
+    /// Outer to inner; the transport stage is not in it.
+    let stages: [any Stage]
+
+    /// The stages of a call with these policies.
+    /// - Parameters:
+    ///   - retries: The call's policy is not ``RetryPolicy/none``.
+    ///   - interceptors: The resource's, then the target's and the call's.
+    ///   - authentication: The resource's authenticator.
+    ///   - redirects: The call follows redirects.
+    init(
+        retries: Bool, interceptors: [any Interceptor], authentication: Authentication?, redirects: Bool
+    ) {
+        var stages: [any Stage] = []
+        if retries { stages.append(RetryStage()) }
+        // Code NetLayer does not control runs inside: bound it by the total deadline.
+        if !interceptors.isEmpty || authentication != nil { stages.append(DeadlineStage()) }
+        for interceptor in interceptors { stages.append(InterceptorStage(interceptor: interceptor)) }
+        if let authentication { stages.append(AuthenticationStage(authentication: authentication)) }
+        if redirects { stages.append(RedirectStage()) }
+        self.stages = stages
+    }
+
+    /// The resource's own pipeline: its retry policy, interceptors, authenticator and redirects.
+    init(resource options: ResourceOptions) {
+        self.init(
+            retries: !options.retryPolicy.isNone, interceptors: options.interceptors,
+            authentication: options.authentication, redirects: options.redirects.maximum > 0)
+    }
+
+    /// The pipeline a call with `options` runs: the resource's, unless the call changes it.
+    static func of(_ resource: Resource, options: CallOptions, policy: RetryPolicy) -> Pipeline {
+        let own = resource.options
+        let sameRetries = policy.isNone == own.retryPolicy.isNone
+        let sameRedirects = (options.redirectPolicy.maximum > 0) == (own.redirects.maximum > 0)
+        if options.interceptors.isEmpty, sameRetries, sameRedirects { return resource.pipeline }
+        return Pipeline(
+            retries: !policy.isNone, interceptors: own.interceptors + options.interceptors,
+            authentication: own.authentication, redirects: options.redirectPolicy.maximum > 0)
+    }
+
+    /// Whether code NetLayer does not control may change the request on its way (then the
+    /// transport stage checks it again).
+    var hasForeignCode: Bool { stages.contains { $0 is InterceptorStage || $0 is AuthenticationStage } }
+
+    /// Runs `request` through the stages and the transport.
+    func run(_ request: TransportRequest, context: InterceptorContext) async throws -> TransportResponse {
+        try await Self.run(stages[...], request, context)
+    }
+
+    private static func run(
+        _ stages: ArraySlice<any Stage>, _ request: TransportRequest, _ context: InterceptorContext
+    ) async throws -> TransportResponse {
+        guard let first = stages.first else {
+            return try await TransportStage.send(request, context: context)
+        }
+        let rest = stages.dropFirst()
+        return try await first.run(request, context: context) { request, context in
+            try await run(rest, request, context)
+        }
+    }
+}
+
+/// A user's ``Interceptor`` as a stage.
+struct InterceptorStage: Stage {
+    let interceptor: any Interceptor
+
+    func run(_ request: TransportRequest, context: InterceptorContext, next: @escaping Pipeline.Next)
+        async throws
+        -> TransportResponse
+    {
+        try await interceptor.intercept(request, context: context) { request in
+            try await next(request, context)
+        }
+    }
+}
+
+/// The resource's ``Authentication``: credentials added, a 401 refreshed and replayed.
+struct AuthenticationStage: Stage {
+    let authentication: Authentication
+
+    func run(_ request: TransportRequest, context: InterceptorContext, next: @escaping Pipeline.Next)
+        async throws
+        -> TransportResponse
+    {
+        try await authentication.run(request) { request in try await next(request, context) }
+    }
+}
+
+/// Bounds what runs inside it — interceptors, an authenticator, a refresh — by the call's total
+/// deadline (the transport bounds its own hops), and turns what such code throws into a
+/// ``NetLayerError`` (``NetLayerError/Code/interceptorFailed`` for a foreign error).
+struct DeadlineStage: Stage {
+    func run(_ request: TransportRequest, context: InterceptorContext, next: @escaping Pipeline.Next)
+        async throws
+        -> TransportResponse
+    {
+        do {
+            return try await DeadlineRace.run(
+                until: context.deadline, total: context.transport.timeouts.total
+            ) {
+                try await next(request, context)
+            }
+        } catch {
+            throw NetLayerError.known(error)
+        }
+    }
+}
+
+extension NetLayerError {
+    /// Any error of the pipeline as a ``NetLayerError``: cancellation as `.cancelled`, anything
+    /// foreign as `.interceptorFailed`.
+    static func known(_ error: any Error) -> NetLayerError {
+        if let known = error as? NetLayerError { return known }
+        if error is CancellationError { return .cancelled }
+        if let urlError = error as? URLError, urlError.code == .cancelled { return .cancelled }
+        return .interceptorFailed(error)
+    }
+}
