@@ -111,32 +111,4 @@ public struct ResourceOptions: Sendable {
         self.maximumResponseSize = maximumResponseSize
     }
 
-    /// The former name of ``paramStyle``.
-    @available(*, deprecated, renamed: "paramStyle")
-    public var encoding: ParamStyle {
-        get { paramStyle }
-        set { paramStyle = newValue }
-    }
-
-    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``,
-    /// with `encoding:` for `paramStyle:`.
-    @available(*, deprecated, message: "`encoding:` is now `paramStyle:`")
-    public init(
-        encoder: JSONEncoder = ResourceOptions.defaultEncoder,
-        decoder: JSONDecoder = JSONDecoder(),
-        encoding: ParamStyle,
-        validation: Validation = .successfulStatusCodes,
-        timeout: Duration? = nil,
-        resourceTimeout: Duration? = nil,
-        redirects: RedirectPolicy = .default,
-        debug: Bool = false,
-        log: LogSink = .standardOutput,
-        redaction: Redaction = .default
-    ) {
-        self.init(
-            encoder: encoder, decoder: decoder, paramStyle: encoding, validation: validation,
-            timeout: timeout,
-            resourceTimeout: resourceTimeout, redirects: redirects, debug: debug, log: log,
-            redaction: redaction)
-    }
 }

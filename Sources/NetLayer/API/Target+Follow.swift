@@ -50,28 +50,6 @@ extension Target {
         return executor
     }
 
-    /// The former spelling of ``makeExecutor(method:subpath:pathParts:headers:params:body:files:placement:timeout:resourceTimeout:redirects:)``,
-    /// with `encoding:` for `placement:`.
-    @available(*, deprecated, message: "`encoding:` is now `placement:`")
-    public func makeExecutor(
-        method: HTTPMethod = .get,
-        subpath: String = "",
-        pathParts: [String: any ParamConvertible] = [:],
-        headers: [String: String] = [:],
-        params: Params = [:],
-        body: Body? = nil,
-        files: [String: FilePart] = [:],
-        encoding: ParamPlacement,
-        timeout: Duration? = nil,
-        resourceTimeout: Duration? = nil,
-        redirects: RedirectPolicy? = nil
-    ) -> Executor {
-        makeExecutor(
-            method: method, subpath: subpath, pathParts: pathParts, headers: headers, params: params,
-            body: body,
-            files: files, placement: encoding, timeout: timeout, resourceTimeout: resourceTimeout,
-            redirects: redirects)
-    }
 }
 
 extension Resource {

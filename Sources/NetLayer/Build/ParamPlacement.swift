@@ -16,10 +16,6 @@ public enum ParamPlacement: Sendable, Hashable {
     case multipart
 }
 
-/// The former name of ``ParamPlacement``.
-@available(*, deprecated, renamed: "ParamPlacement")
-public typealias ParamEncoding = ParamPlacement
-
 /// Which body a POST, PUT or PATCH puts its params in when no body, no files and no
 /// `Content-Type` decide it (``ResourceOptions/bodyParams``).
 public enum BodyParamFormat: Sendable, Hashable {

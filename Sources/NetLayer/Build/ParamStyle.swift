@@ -47,7 +47,3 @@ public struct ParamStyle: Sendable, Hashable {
     /// Brackets for arrays, `true`/`false`, `nil` left out: what most servers parse.
     public static let `default` = ParamStyle()
 }
-
-/// The former name of ``ParamStyle``.
-@available(*, deprecated, renamed: "ParamStyle")
-public typealias EncodingOptions = ParamStyle
