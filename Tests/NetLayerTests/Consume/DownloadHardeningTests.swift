@@ -14,7 +14,7 @@ import Testing
 let downloadHardeningLastModified = "Tue, 15 Nov 1994 12:45:26 GMT"
 
 extension WireTests {
-    @Suite("Download hardening")
+    @Suite("Download hardening", .tags(.hardening))
     struct DownloadHardeningTests {
         static let server = TestServerPool.make()
 

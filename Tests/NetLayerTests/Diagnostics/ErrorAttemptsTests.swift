@@ -7,7 +7,7 @@ import Testing
 extension WireTests {
     /// `attempts` is on every error a call gives after reaching the server, as the README says:
     /// decoding, size and file failures said 0.
-    @Suite("Hostile servers: every error counts its attempts")
+    @Suite("Errors count their attempts", .tags(.hardening))
     struct ErrorAttemptsTests {
         static let server = TestServerPool.make()
 

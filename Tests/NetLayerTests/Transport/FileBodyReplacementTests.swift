@@ -13,7 +13,7 @@ extension WireTests {
     /// A body file replaced after the call was made (found by a hostile-input audit): a FIFO in its
     /// place used to block the read in `open(2)` until someone wrote to it, through cancellation
     /// and past the total deadline, holding a thread.
-    @Suite("Hardening: a body file replaced after the call was made")
+    @Suite("A body file replaced after the call was made", .tags(.hardening))
     struct FileBodyReplacementTests {
         static let server = TestServerPool.make()
 
