@@ -177,12 +177,9 @@ extension WireTests {
         @Test func reconnectionSendsLastEventIDAfterTheServersRetryTime() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 switch hit {
                 case 1:
                     return Self.events(
@@ -216,12 +213,9 @@ extension WireTests {
         @Test func aDroppedConnectionReconnectsAndDiscardsTheHalfEvent() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 if hit == 1 {
                     var response = Self.endless(
                         prefix: "retry: 10\nid: 1\ndata: first\n\nid: 2\ndata: half", unit: "x")
@@ -245,12 +239,9 @@ extension WireTests {
         @Test func aRetryableStatusOnReconnectWaitsForRetryAfter() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 switch hit {
                 case 1: return Self.events("retry: 10\ndata: one\n\n")
                 case 2:
@@ -278,12 +269,9 @@ extension WireTests {
         @Test func aStatusThatIsNotRetryableEndsTheStreamWithItsError() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 return hit == 1 ? Self.events("retry: 10\ndata: one\n\n") : .text("gone", status: 410)
             }
             var events: [String] = []

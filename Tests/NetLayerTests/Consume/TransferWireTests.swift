@@ -352,12 +352,9 @@ extension WireTests {
 
 extension WireTests.TransferWireTests {
     @Test(.tags(.hardening)) func progressAfterARetryDescribesTheBodyTheCallReturns() async throws {
-        let count = LockedValue(0)
+        let count = HitCounter()
         let stub = StubTransport { _ in
-            let attempt = count.withLock { value -> Int in
-                value += 1
-                return value
-            }
+            let attempt = count.next()
             return attempt == 1 ? StubResponse(status: 503, body: Data(count: 5000)) : .text("ok")
         }
         let api = Resource(protocol: .http, domain: "127.0.0.1:9", transport: stub)
@@ -373,6 +370,6 @@ extension WireTests.TransferWireTests {
                 == TransferProgress(
                     direction: .download, completedBytes: 2, expectedBytes: 2, isFinished: true))
         #expect(downloads.filter(\.isFinished).count == 1)
-        #expect(count.withLock { $0 } == 2)
+        #expect(count.count == 2)
     }
 }

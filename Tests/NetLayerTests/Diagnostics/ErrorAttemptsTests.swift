@@ -15,12 +15,9 @@ extension WireTests {
         static func afterOne503(
             _ server: TestServer, _ path: String, then: @escaping @Sendable () -> LoopbackResponse
         ) {
-            let count = TestLocked(0)
+            let count = HitCounter()
             server.route(path) { _ in
-                let n = count.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
+                let n = count.next()
                 guard n == 1 else { return then() }
                 var busy = LoopbackResponse.text("busy", status: 503)
                 busy.setHeader("Retry-After", "0")

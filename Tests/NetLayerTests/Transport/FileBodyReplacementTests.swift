@@ -34,12 +34,9 @@ extension WireTests {
             let file = scratch.file("part.bin")
             try Data(repeating: 7, count: 1000).write(to: file)
             let path = uniquePath()
-            let answered = LockedValue(0)
+            let answered = HitCounter()
             server.route(path) { _ in
-                let first = answered.withLock { count in
-                    defer { count += 1 }
-                    return count == 0
-                }
+                let first = answered.next() == 1
                 return first ? TestResponse(status: 503, body: Data("busy".utf8)) : TestResponse(status: 200)
             }
             let api = TestAPI(
