@@ -45,8 +45,8 @@ struct SpoolTests {
         defer { scratch.remove() }
         let first = scratch.file("first.bin")
         let second = scratch.file("second.bin")
-        try TestPattern.writeFile(at: first, length: 41 * Self.mib + 5, seed: 21)
-        try TestPattern.writeFile(at: second, length: 3 * Self.mib + 1, seed: 22)
+        try await TestPattern.writeFileOffThePool(at: first, length: 41 * Self.mib + 5, seed: 21)
+        try await TestPattern.writeFileOffThePool(at: second, length: 3 * Self.mib + 1, seed: 22)
         let head = Data(repeating: 0x68, count: 1000)
         let range: Range<Int64> = 123..<(40 * Self.mib + 130)
         let body = try RequestBody(segments: [
@@ -154,7 +154,7 @@ struct SpoolTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let source = scratch.file("source.bin")
-        try TestPattern.writeFile(at: source, length: 48 * Self.mib, seed: 3)
+        try await TestPattern.writeFileOffThePool(at: source, length: 48 * Self.mib, seed: 3)
         let body = try RequestBody(segments: [
             .bytes(Data("head".utf8)), .file(source, range: 0..<(48 * Self.mib)),
         ])
