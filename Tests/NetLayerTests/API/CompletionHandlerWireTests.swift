@@ -82,10 +82,11 @@ extension WireTests.Resilience {
             try await withDeadline {
                 let server = try Self.server.get()
                 let path = uniquePath()
-                server.route(path) { request in
-                    request.header("Authorization") == "Bearer new"
-                        ? .json(#"{"id":3,"title":"C"}"#) : .text("expired", status: 401)
-                }
+                server.route(
+                    path,
+                    TestRoutes.acceptingBearer("new", rejection: "expired") { _ in
+                        .json(#"{"id":3,"title":"C"}"#)
+                    })
                 let auth = Authentication.bearer(token: "old") { _ in "new" }
                 let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
                 let results = await Self.results(api.target(path).makeExecutor(), Book.self)
@@ -108,10 +109,7 @@ extension WireTests.Resilience {
                 let path = uniquePath()
                 let gate = TestGate()
                 defer { gate.open() }
-                server.route(path) { request in
-                    gate.wait()
-                    return .echo(request)
-                }
+                server.routeHeld(path, by: gate)
                 let api = ResilientAPI(server: server, maxConcurrentRequests: 1)
                 let results = await Self.results(api.target(path).makeExecutor(), Data.self) { handle in
                     _ = await server.waitForRequests(count: 1, path: path)

@@ -117,15 +117,6 @@ extension WireTests {
             }
         }
 
-        @Test func redirectsAreFollowed() async throws {
-            let server = try Self.server.get()
-            let path = uniquePath()
-            let response = try await EchoTarget(resource: TestAPI(server: server), path: "/redirect")
-                .makeExecutor(params: ["to": path]).response()
-            #expect(response.httpResponse?.url?.path == path)
-            #expect(server.requests(path: path).count == 1)
-        }
-
         @Test func connectionRefusedIsATransportError() async throws {
             let api = Resource(protocol: .http, domain: "127.0.0.1:1")
             do {

@@ -315,18 +315,6 @@ struct PreparationFastPathTests {
         }
     }
 
-    @Test func onlyTheFiveRedirectStatusesAreFollowed() throws {
-        let request = TransportRequest(
-            method: .get, url: try #require(URL(string: "https://h.example.com/a")))
-        for status in [300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 200] {
-            let head = ResponseHead(
-                statusCode: status, headerFields: HeaderFields(received: [("Location", "/b")]),
-                url: request.url)
-            let next = try RedirectRule.next(after: request, response: head, policy: RedirectPolicy())
-            #expect((next != nil) == [301, 302, 303, 307, 308].contains(status), "\(status)")
-        }
-    }
-
     @Test func headerLevelsMergeAsBefore() throws {
         var fields = try HeaderFields(merging: ["Accept": "a", "X-B": "1"])
         try fields.merge(["accept": " b ", "X-A": "2"])

@@ -14,7 +14,7 @@ import Testing
 let downloadHardeningLastModified = "Tue, 15 Nov 1994 12:45:26 GMT"
 
 extension WireTests {
-    @Suite("Download hardening")
+    @Suite("Download hardening", .tags(.hardening))
     struct DownloadHardeningTests {
         static let server = TestServerPool.make()
 
@@ -25,7 +25,7 @@ extension WireTests {
         /// or not, so a resume that should not happen shows in the file); a plain request the first
         /// time gets 40 of the 100 bytes announced and a closed connection, later ones the whole file.
         static func routeCutShortOnce(_ path: String, validators: [(String, String)], on server: TestServer) {
-            let served = LockedValue(0)
+            let served = HitCounter()
             server.route(path) { request in
                 if let range = request.header("Range"), range.hasPrefix("bytes="),
                     let start = Int(range.dropFirst(6).dropLast()), start < 100
@@ -34,10 +34,7 @@ extension WireTests {
                         status: 206, headers: validators + [("Content-Range", "bytes \(start)-99/100")],
                         body: full.subdata(in: start..<100))
                 }
-                if served.withLock({ count in
-                    defer { count += 1 }
-                    return count
-                }) == 0 {
+                if served.next() == 1 {
                     return TestResponse(
                         status: 200, headers: validators + [("Content-Length", "100")], body: full.prefix(40))
                 }

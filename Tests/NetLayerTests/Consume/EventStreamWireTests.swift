@@ -177,12 +177,9 @@ extension WireTests {
         @Test func reconnectionSendsLastEventIDAfterTheServersRetryTime() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 switch hit {
                 case 1:
                     return Self.events(
@@ -216,12 +213,9 @@ extension WireTests {
         @Test func aDroppedConnectionReconnectsAndDiscardsTheHalfEvent() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 if hit == 1 {
                     var response = Self.endless(
                         prefix: "retry: 10\nid: 1\ndata: first\n\nid: 2\ndata: half", unit: "x")
@@ -245,12 +239,9 @@ extension WireTests {
         @Test func aRetryableStatusOnReconnectWaitsForRetryAfter() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 switch hit {
                 case 1: return Self.events("retry: 10\ndata: one\n\n")
                 case 2:
@@ -278,12 +269,9 @@ extension WireTests {
         @Test func aStatusThatIsNotRetryableEndsTheStreamWithItsError() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let hits = TestLocked(0)
+            let hits = HitCounter()
             server.route(path) { _ in
-                let hit = hits.withLock {
-                    $0 += 1
-                    return $0
-                }
+                let hit = hits.next()
                 return hit == 1 ? Self.events("retry: 10\ndata: one\n\n") : .text("gone", status: 410)
             }
             var events: [String] = []
@@ -466,5 +454,53 @@ extension WireTests {
             }
             #expect(error?.code == .responseTooLarge)
         }
+    }
+}
+
+extension WireTests.EventStreamWireTests {
+    @Test(.tags(.hardening)) func anEventSizeLimitOfIntMaxParsesEvents() async throws {
+        var parser = EventStreamParser(maximumEventSize: .max)
+        var data: [String] = []
+        try parser.consume(Data("data: x\ndata: y\n\n".utf8)) { data.append($0.data) }
+        #expect(data == ["x\ny"])
+
+        let server = try Self.server.get()
+        let path = uniquePath()
+        server.route(path) { _ in
+            TestResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream")],
+                body: Data("data: z\n\n".utf8))
+        }
+        var received: [String] = []
+        for try await event in try await TestAPI(server: server).target(path).makeExecutor()
+            .events(maximumEventSize: .max)
+        {
+            received.append(event.data)
+        }
+        #expect(received == ["z"])
+    }
+
+    @Test(.tags(.hardening)) func theEventSizeLimitStillHoldsAtItsEdge() throws {
+        var parser = EventStreamParser(maximumEventSize: 10)
+        var data: [String] = []
+        // "abcd" + LF + "efgh" is 9 bytes: accepted; a third line takes it past 10.
+        try parser.consume(Data("data: abcd\ndata: efgh\n\n".utf8)) { data.append($0.data) }
+        #expect(data == ["abcd\nefgh"])
+        let error = #expect(throws: NetLayerError.self) {
+            try parser.consume(Data("data: abcd\ndata: efgh\ndata: ij\n\n".utf8)) { _ in }
+        }
+        #expect(error?.code == .responseTooLarge)
+    }
+
+    @Test(.tags(.hardening), arguments: [Duration.zero, .seconds(-1)])
+    func anEventStreamWithATotalDeadlineOfZeroOrLessIsInvalid(_ limit: Duration) async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        let error = await #expect(throws: NetLayerError.self) {
+            _ = try await TestAPI(server: server).target(path).makeExecutor(resourceTimeout: limit)
+                .events()
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(server.requests(path: path).isEmpty)
     }
 }

@@ -290,3 +290,18 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
     func increment() { lock.withLock { count += 1 } }
 }
+
+extension WireTests.StreamWireTests {
+    @Test(.tags(.hardening)) func aLineLimitOfIntMaxReadsLines() async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        server.route(path) { _ in .text("one\r\ntwo\nthree") }
+        var lines: [String] = []
+        for try await line in try await TestAPI(server: server).target(path).makeExecutor()
+            .lines(maximumLength: .max)
+        {
+            lines.append(line)
+        }
+        #expect(lines == ["one", "two", "three"])
+    }
+}

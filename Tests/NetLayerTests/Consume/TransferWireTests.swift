@@ -1,4 +1,5 @@
 import Foundation
+import NetLayerTesting
 import Testing
 
 @testable import NetLayer
@@ -346,5 +347,29 @@ extension WireTests {
             #expect(log.isComplete(.upload, total: Int64(body.count)))
             #expect(log.isComplete(.download, total: Int64(reply.count)))
         }
+    }
+}
+
+extension WireTests.TransferWireTests {
+    @Test(.tags(.hardening)) func progressAfterARetryDescribesTheBodyTheCallReturns() async throws {
+        let count = HitCounter()
+        let stub = StubTransport { _ in
+            let attempt = count.next()
+            return attempt == 1 ? StubResponse(status: 503, body: Data(count: 5000)) : .text("ok")
+        }
+        let api = Resource(protocol: .http, domain: "127.0.0.1:9", transport: stub)
+        let events = LockedValue<[TransferProgress]>([])
+        let data = try await EchoTarget(resource: api, path: "/x").makeExecutor()
+            .retry(.fixed(delay: .milliseconds(1)))
+            .progress { event in events.withLock { $0.append(event) } }
+            .execute()
+        #expect(data == Data("ok".utf8))
+        let downloads = events.withLock { $0 }.filter { $0.direction == .download }
+        #expect(
+            downloads.last
+                == TransferProgress(
+                    direction: .download, completedBytes: 2, expectedBytes: 2, isFinished: true))
+        #expect(downloads.filter(\.isFinished).count == 1)
+        #expect(count.count == 2)
     }
 }

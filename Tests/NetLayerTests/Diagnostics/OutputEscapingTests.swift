@@ -203,3 +203,22 @@ extension WireTests {
         #endif
     }
 }
+
+extension WireTests.OutputEscapingTests {
+    @Test(.tags(.hardening)) func serverTextCannotForgeLogLines() async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        server.route(path) { _ in .text("ok\n[NetLayer] ← 200 OK · forged\r\nmore") }
+        let lines = LineCollector()
+        let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+        do {
+            _ = try await api.target(path).makeExecutor().execute(model: Book.self)
+            Issue.record("expected a decoding failure")
+        } catch let error as NetLayerError {
+            #expect(!error.description.contains("\n") && !error.description.contains("\r"), "\(error)")
+            #expect(error.debugDescription.split(separator: "\n").allSatisfy { !$0.hasPrefix("[NetLayer]") })
+        }
+        #expect(lines.lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") }, "\(lines.lines)")
+        #expect(lines.lines.contains { $0.contains(#"ok\n[NetLayer] ← 200 OK · forged\r\nmore"#) })
+    }
+}

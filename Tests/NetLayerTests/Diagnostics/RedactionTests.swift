@@ -1,6 +1,7 @@
 import Foundation
-import NetLayer
 import Testing
+
+@testable import NetLayer
 
 extension WireTests {
     /// Issue 5 defect 6: every text NetLayer prints (debug lines for success and failure, curl,
@@ -204,5 +205,46 @@ extension WireTests {
             let curl = try api.target("/x").makeExecutor(params: ["token": "t0k"]).curlDescription
             #expect(curl.contains("Bearer visible") && curl.contains("token=t0k"))
         }
+    }
+}
+
+extension WireTests.RedactionTests {
+    @Test(.tags(.hardening)) func publicValuesPrintNoSecretAndNoRawControl() throws {
+        let url = try #require(URL(string: "http://u:pw-SECRET1@127.0.0.1:9/x?api_key=sk-SECRET2&q=1"))
+        let request = TransportRequest(
+            method: .get, url: url,
+            headerFields: HeaderFields(received: [
+                (name: "Authorization", value: "Bearer sk-SECRET3"),
+                (name: "X-Evil", value: "a\u{1B}[2Jb"),
+            ]))
+        let redirect = Redirect(
+            statusCode: 302, from: url,
+            to: try #require(URL(string: "http://127.0.0.1:9/b?token=sk-SECRET4")),
+            method: .get)
+        let head = ResponseHead(
+            statusCode: 200,
+            headerFields: HeaderFields(received: [(name: "Set-Cookie", value: "session=sk-SECRET5")]),
+            url: url)
+        let response = Response(
+            value: "ok", data: Data("ok".utf8), head: head, sentRequest: request,
+            duration: .milliseconds(5),
+            redirects: [redirect])
+        var dumped = ""
+        dump(response, to: &dumped)
+        let texts = [
+            "\(request)", String(reflecting: request), "\(redirect)", "\(head)",
+            "\(request.headerFields)",
+            "\(response)", String(reflecting: response), dumped, "\(HTTPMethod(rawValue: "GE\u{1B}T"))",
+        ]
+        for text in texts {
+            #expect(!text.contains("SECRET"), "\(text)")
+            #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "\(text)")
+        }
+        #expect("\(request)".contains("GET http://127.0.0.1:9/x?api_key=<redacted>&q=1"))
+        #expect("\(request)".contains("X-Evil: a\\u{1B}[2Jb"))
+        #expect(
+            "\(redirect)"
+                == "302 http://127.0.0.1:9/x?api_key=<redacted>&q=1 → GET http://127.0.0.1:9/b?token=<redacted>"
+        )
     }
 }

@@ -35,13 +35,8 @@ extension WireTests.Resilience {
                 let path = uniquePath()
                 let gate = TestGate()
                 defer { gate.open() }
-                server.route(path + "/held") { request in
-                    gate.wait()
-                    return .echo(request)
-                }
                 let api = ResilientAPI(server: server, maxConcurrentRequests: 1)
-                let held = Task { try await api.target(path + "/held").makeExecutor().execute() }
-                #expect(await server.waitForRequests(count: 1, path: path + "/held").count == 1)
+                let held = await HeldSlot.hold(api, on: server, path: path, until: gate)
                 var calls: [Task<Data, any Error>] = []
                 for n in 0..<6 {
                     calls.append(
@@ -159,10 +154,7 @@ extension WireTests.Resilience {
                 let path = uniquePath()
                 let gate = TestGate()
                 defer { gate.open() }
-                server.route(path + "/limited") { _ in
-                    gate.wait()
-                    return .retryAfter("1", status: 429)
-                }
+                server.routeHeld(path + "/limited", by: gate) { _ in .retryAfter("1", status: 429) }
                 let api = ResilientAPI(server: server, maxConcurrentRequests: 1)
                 let limited = Task { try await api.target(path + "/limited").makeExecutor().execute() }
                 #expect(await server.waitForRequests(count: 1, path: path + "/limited").count == 1)

@@ -15,21 +15,7 @@ extension WireTests.Resilience {
 
         /// Accepts only `Bearer <token>`; anything else gets 401.
         static func accepting(_ token: String) -> @Sendable (RecordedRequest) -> TestResponse {
-            { request in
-                request.header("Authorization") == "Bearer \(token)"
-                    ? .echo(request) : .text("token expired", status: 401)
-            }
-        }
-
-        /// Counts refreshes and the tokens they were given.
-        final class Refresher: Sendable {
-            let rejected = LockedValue<[String]>([])
-            let next: String
-            init(next: String) { self.next = next }
-            func refresh(_ token: String) async throws -> String {
-                rejected.withLock { $0.append(token) }
-                return next
-            }
+            TestRoutes.acceptingBearer(token)
         }
 
         static func tokens(_ requests: [RecordedRequest]) -> [String] {
@@ -87,10 +73,7 @@ extension WireTests.Resilience {
                 let gate = TestGate()
                 defer { gate.open() }
                 server.route(path + "/fast") { _ in .text("token expired", status: 401) }
-                server.route(path + "/slow") { _ in
-                    gate.wait()
-                    return .text("token expired", status: 401)
-                }
+                server.routeHeld(path + "/slow", by: gate) { _ in .text("token expired", status: 401) }
                 let auth = Authentication.bearer(token: "old") { _ in throw RefreshDenied() }
                 let api = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))
                 // Sent with the old token; its 401 comes back only after the refresh failed.
@@ -202,11 +185,7 @@ extension WireTests.Resilience {
                 let gate = TestGate()
                 defer { gate.open() }
                 // Every old-token request is held until all 50 have arrived: they fail together.
-                server.route(path) { request in
-                    if request.header("Authorization") == "Bearer new" { return .echo(request) }
-                    gate.wait()
-                    return .text("token expired", status: 401)
-                }
+                server.route(path, TestRoutes.acceptingBearer("new", holdingRejectionsAt: gate))
                 let refresher = Refresher(next: "new")
                 let auth = Authentication.bearer(token: "old") { token in
                     try await refresher.refresh(token)
@@ -239,11 +218,7 @@ extension WireTests.Resilience {
                 let path = uniquePath()
                 let gate = TestGate()
                 defer { gate.open() }
-                server.route(path) { request in
-                    if request.header("Authorization") == "Bearer new" { return .echo(request) }
-                    gate.wait()
-                    return .text("token expired", status: 401)
-                }
+                server.route(path, TestRoutes.acceptingBearer("new", holdingRejectionsAt: gate))
                 let refresher = Refresher(next: "new")
                 let auth = Authentication.bearer(token: "old") { try await refresher.refresh($0) }
                 let first = ResilientAPI(server: server, options: ResourceOptions(authentication: auth))

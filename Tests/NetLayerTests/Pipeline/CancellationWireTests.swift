@@ -53,13 +53,8 @@ extension WireTests.Resilience {
                 let path = uniquePath()
                 let gate = TestGate()
                 defer { gate.open() }
-                server.route(path + "/held") { request in
-                    gate.wait()
-                    return .echo(request)
-                }
                 let api = ResilientAPI(server: server, maxConcurrentRequests: 1)
-                let held = Task { try await api.target(path + "/held").makeExecutor().execute() }
-                #expect(await server.waitForRequests(count: 1, path: path + "/held").count == 1)
+                let held = await HeldSlot.hold(api, on: server, path: path, until: gate)
                 let waiting = Task { try await api.target(path).makeExecutor().execute() }
                 #expect(await eventually { api.slotWaiters == 1 })
                 let (error, took) = await Self.cancel(waiting)
@@ -134,10 +129,7 @@ extension WireTests.Resilience {
             try await withDeadline {
                 let server = try Self.server.get()
                 let path = uniquePath()
-                server.route(path) { request in
-                    request.header("Authorization") == "Bearer new"
-                        ? .echo(request) : .text("expired", status: 401)
-                }
+                server.route(path, TestRoutes.acceptingBearer("new", rejection: "expired"))
                 let refreshing = TestSignal()
                 let release = TestSignal()
                 let auth = Authentication.bearer(token: "old") { _ in

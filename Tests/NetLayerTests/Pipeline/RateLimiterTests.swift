@@ -11,7 +11,7 @@ extension WireTests {
 
         @Test func valuesAreKeptAsGiven() {
             // Invalid values are no longer clamped or ignored: every call of the resource throws
-            // (see HardeningWireTests.invalidRateLimitsFailEveryCallAndSendNothing).
+            // (see RateLimitValueWireTests.invalidRateLimitsFailEveryCallAndSendNothing).
             #expect(RateLimit(requests: 0, per: .seconds(1)).requests == 0)
             #expect(RateLimit(requests: 3, per: .zero).window == .zero)
             #expect(RateLimit.perSecond(5) == RateLimit(requests: 5, per: .seconds(1)))

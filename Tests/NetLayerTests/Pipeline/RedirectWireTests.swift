@@ -206,3 +206,151 @@ extension WireTests {
         }
     }
 }
+
+extension WireTests.RedirectWireTests {
+    @Test(.tags(.hardening)) func aRedirectWhoseLocationCarriesCredentialsIsRefused() async throws {
+        let server = try Self.server.get()
+        let from = uniquePath()
+        let to = uniquePath() + "-landing"
+        server.route(from) { _ in
+            var response = TestResponse.text("moved", status: 302)
+            response.addHeader("Location", "http://user:s3cretpass@\(server.hostAndPort)\(to)")
+            return response
+        }
+        let lines = LineCollector()
+        let api = TestAPI(server: server, options: ResourceOptions(debug: true, log: lines.sink))
+        let error = await #expect(throws: NetLayerError.self) {
+            try await api.target(from).makeExecutor().execute()
+        }
+        #expect(error?.code == .redirectRefused)
+        #expect(server.requests(path: to).isEmpty)
+        #expect(error.map { !"\($0)".contains("s3cretpass") } == true)
+        #expect(!lines.lines.contains { $0.contains("s3cretpass") })
+    }
+
+    @Test(.tags(.hardening)) func headersTheRedactionTreatsAsSecretDoNotFollowACrossOriginRedirect()
+        async throws
+    {
+        let server = try Self.server.get()
+        let other = try TestServer.start()
+        defer { other.stop() }
+        let from = uniquePath()
+        let to = uniquePath() + "-landing"
+        server.route(from) { _ in
+            var response = TestResponse.text("moved", status: 302)
+            response.addHeader("Location", "http://\(other.hostAndPort)\(to)")
+            return response
+        }
+        let api = TestAPI(
+            server: server, headers: ["X-Api-Key": "k-very-secret-1234", "X-Plain": "kept"])
+        try await api.target(from).makeExecutor().execute()
+        let landing = try #require(other.requests(path: to).first)
+        #expect(landing.header("X-Api-Key") == nil)
+        #expect(landing.header("X-Plain") == "kept")
+    }
+
+    @Test(.tags(.hardening)) func headersTheRedactionTreatsAsSecretFollowASameOriginRedirect() async throws {
+        let server = try Self.server.get()
+        let from = uniquePath()
+        let to = uniquePath() + "-landing"
+        server.route(from) { _ in
+            var response = TestResponse.text("moved", status: 302)
+            response.addHeader("Location", to)
+            return response
+        }
+        let api = TestAPI(server: server, headers: ["X-Api-Key": "k-very-secret-1234"])
+        try await api.target(from).makeExecutor().execute()
+        #expect(server.requests(path: to).first?.header("X-Api-Key") == "k-very-secret-1234")
+    }
+}
+
+extension WireTests.RedirectWireTests {
+    @Test func redirectsAreFollowed() async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        let response = try await EchoTarget(resource: TestAPI(server: server), path: "/redirect")
+            .makeExecutor(params: ["to": path]).response()
+        #expect(response.httpResponse?.url?.path == path)
+        #expect(server.requests(path: path).count == 1)
+    }
+
+    @Test func aRedirectChainIsFollowedToTheEnd() async throws {
+        try await withDeadline {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            @Sendable func redirect(_ status: Int, to location: String) -> TestResponse {
+                var response = TestResponse.text("see \(location)", status: status)
+                response.addHeader("Location", location)
+                return response
+            }
+            server.route(path + "/a") { _ in redirect(301, to: path + "/b") }
+            server.route(path + "/b") { _ in redirect(302, to: path + "/c") }
+            server.route(path + "/c") { _ in redirect(307, to: path + "/d") }
+            server.route(path + "/d") { _ in .json(#"{"id":4,"title":"End"}"#) }
+            let response = try await ResilientAPI(server: server).target(path + "/a").makeExecutor()
+                .response(model: Book.self)
+            #expect(response.value == Book(id: 4, title: "End"))
+            #expect(response.redirects.map(\.statusCode) == [301, 302, 307])
+            #expect(response.url?.path == path + "/d")
+            for hop in ["a", "b", "c", "d"] {
+                #expect(server.requests(path: path + "/" + hop).count == 1)
+            }
+        }
+    }
+
+    @Test func aRedirectLoopEndsWithTooManyRedirects() async throws {
+        try await withDeadline {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                var response = TestResponse.text("again", status: 302)
+                response.addHeader("Location", path)
+                return response
+            }
+            let api = ResilientAPI(
+                server: server, options: ResourceOptions(redirects: RedirectPolicy(maximum: 5)))
+            let error = await failure { try await api.target(path).makeExecutor().execute() }
+            #expect(error?.code == .tooManyRedirects)
+            #expect(error?.redirects.count == 6)
+            #expect(server.requests(path: path).count == 6)
+            // With the default limit of 20, too.
+            let defaults = await failure {
+                try await ResilientAPI(server: server).target(path).makeExecutor(params: ["d": 1])
+                    .execute()
+            }
+            #expect(defaults?.code == .tooManyRedirects)
+            #expect(server.requests(path: path).count == 6 + 21)
+        }
+    }
+
+    @Test func aRedirectLoopIsNotRetried() async throws {
+        try await withDeadline {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                var response = TestResponse.text("again", status: 308)
+                response.addHeader("Location", path)
+                return response
+            }
+            let api = ResilientAPI(
+                server: server,
+                options: ResourceOptions(
+                    redirects: RedirectPolicy(maximum: 2), retryPolicy: .fixed(delay: .milliseconds(5))))
+            let error = await failure { try await api.target(path).makeExecutor().execute() }
+            #expect(error?.code == .tooManyRedirects && error?.attempts == 1)
+            #expect(server.requests(path: path).count == 3)
+        }
+    }
+
+    @Test func onlyTheFiveRedirectStatusesAreFollowed() throws {
+        let request = TransportRequest(
+            method: .get, url: try #require(URL(string: "https://h.example.com/a")))
+        for status in [300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 200] {
+            let head = ResponseHead(
+                statusCode: status, headerFields: HeaderFields(received: [("Location", "/b")]),
+                url: request.url)
+            let next = try RedirectRule.next(after: request, response: head, policy: RedirectPolicy())
+            #expect((next != nil) == [301, 302, 303, 307, 308].contains(status), "\(status)")
+        }
+    }
+}

@@ -62,14 +62,11 @@ extension WireTests.Resilience {
                 let server = try Self.server.get()
                 let path = uniquePath()
                 server.route(path, Self.accepting("new"))
-                let refreshes = LockedValue(0)
+                let refreshes = HitCounter()
                 let cancelled = TestSignal()
                 // The first refresh hangs (until cancelled); the next one works.
                 let auth = Authentication.bearer(token: "old", refreshTimeout: .seconds(1)) { _ in
-                    let number = refreshes.withLock { value -> Int in
-                        value += 1
-                        return value
-                    }
+                    let number = refreshes.next()
                     guard number == 1 else { return "new" }
                     do {
                         try await Task.sleep(for: .seconds(3600))

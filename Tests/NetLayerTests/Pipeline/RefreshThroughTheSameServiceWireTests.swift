@@ -39,10 +39,7 @@ extension WireTests.Resilience {
                 let server = try Self.server.get()
                 let path = uniquePath()
                 let tokenPath = uniquePath()
-                server.route(path) { request in
-                    request.header("Authorization") == "Bearer new"
-                        ? .echo(request) : .text("expired", status: 401)
-                }
+                server.route(path, TestRoutes.acceptingBearer("new", rejection: "expired"))
                 server.route(tokenPath) { _ in .text("new") }
                 let (api, auth) = Self.service(server, tokenPath: tokenPath, late: Late())
                 let response = try await api.target(path).makeExecutor().response()

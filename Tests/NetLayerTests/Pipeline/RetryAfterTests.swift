@@ -31,3 +31,25 @@ struct RetryAfterTests {
         }
     }
 }
+
+extension RetryAfterTests {
+    @Test(.tags(.hardening)) func numbersAServerSendsAreClampedBeforeTheyReachATimer() throws {
+        #expect(RetryAfter.delay(String(repeating: "9", count: 40)) == Timeouts.maximum)
+        #expect(RetryAfter.delay("-5") == nil)
+        #expect(try #require(RetryAfter.delay("Fri, 31 Dec 9999 23:59:59 GMT")) <= Timeouts.maximum)
+        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT") == .zero)
+        var parser = EventStreamParser()
+        var events: [ServerSentEvent] = []
+        try parser.consume(
+            Data("retry: \(String(repeating: "9", count: 40))\nid: a\u{0}b\ndata: x\n\n".utf8)
+        ) {
+            events.append($0)
+        }
+        #expect(parser.reconnectionTime == Timeouts.maximum)
+        #expect(parser.lastEventID.isEmpty)
+        #expect(events.map(\.data) == ["x"])
+        #expect(
+            EventStreamReconnection(maximumDelay: .seconds(Int64.max)).wait(.seconds(Int64.max))
+                == Timeouts.maximum)
+    }
+}

@@ -60,12 +60,9 @@ extension TestServer {
     /// ```
     func script(_ path: String, _ responses: [TestResponse]) {
         precondition(!responses.isEmpty, "a script needs at least one response")
-        let next = TestLocked(0)
+        let hits = HitCounter()
         route(path) { _ in
-            let index = next.withLock { value in
-                defer { value += 1 }
-                return value
-            }
+            let index = hits.next() - 1
             return responses[min(index, responses.count - 1)]
         }
     }
@@ -73,12 +70,9 @@ extension TestServer {
     /// Like `script(_:_:)`, with responses made from each request (to echo it).
     func script(_ path: String, responders responses: [@Sendable (RecordedRequest) -> TestResponse]) {
         precondition(!responses.isEmpty, "a script needs at least one response")
-        let next = TestLocked(0)
+        let hits = HitCounter()
         route(path) { request in
-            let index = next.withLock { value in
-                defer { value += 1 }
-                return value
-            }
+            let index = hits.next() - 1
             return responses[min(index, responses.count - 1)](request)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import NetLayer
-import NetLayerTesting
 import Testing
+
+@testable import NetLayerTesting
 
 extension WireTests {
     /// The public loopback server of the NetLayerTesting product, used through a NetLayer resource.
@@ -80,5 +81,26 @@ extension WireTests {
             #expect(error?.code == .transport)
             #expect(server.requests.isEmpty)
         }
+    }
+}
+
+extension WireTests.LoopbackServerTests {
+    @Test(.tags(.hardening)) func aDripWithPieceLengthsNearIntMaxSendsTheBodyInsteadOfTrapping() {
+        let body = Data("hello".utf8)
+        #expect(
+            LoopbackResponse.Drip(pieceLengths: [1, Int.max], interval: .zero).pieces(of: body)
+                == [Data("h".utf8), Data("ello".utf8)])
+        #expect(LoopbackResponse.Drip(pieceLengths: [Int.max], interval: .zero).pieces(of: body) == [body])
+        // A slice whose indices do not start at zero.
+        let slice = Data("xxhello".utf8).dropFirst(2)
+        #expect(
+            LoopbackResponse.Drip(pieceLengths: [2, Int.max], interval: .zero).pieces(of: slice).map {
+                Data($0)
+            }
+                == [Data("he".utf8), Data("llo".utf8)])
+        #expect(
+            LoopbackResponse.Drip(pieceSize: .max, interval: .zero).pieces(of: slice).map { Data($0) } == [
+                body
+            ])
     }
 }

@@ -13,7 +13,7 @@ extension WireTests {
     /// A body file replaced after the call was made (found by a hostile-input audit): a FIFO in its
     /// place used to block the read in `open(2)` until someone wrote to it, through cancellation
     /// and past the total deadline, holding a thread.
-    @Suite("Hardening: a body file replaced after the call was made")
+    @Suite("A body file replaced after the call was made", .tags(.hardening))
     struct FileBodyReplacementTests {
         static let server = TestServerPool.make()
 
@@ -34,12 +34,9 @@ extension WireTests {
             let file = scratch.file("part.bin")
             try Data(repeating: 7, count: 1000).write(to: file)
             let path = uniquePath()
-            let answered = LockedValue(0)
+            let answered = HitCounter()
             server.route(path) { _ in
-                let first = answered.withLock { count in
-                    defer { count += 1 }
-                    return count == 0
-                }
+                let first = answered.next() == 1
                 return first ? TestResponse(status: 503, body: Data("busy".utf8)) : TestResponse(status: 200)
             }
             let api = TestAPI(

@@ -23,12 +23,9 @@ extension WireTests {
         func aFreshResponseIsFetchedAgain(timeout: Duration?) async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            let counter = TestLocked(0)
+            let counter = HitCounter()
             server.route(path) { _ in
-                let count = counter.withLock { count -> Int in
-                    count += 1
-                    return count
-                }
+                let count = counter.next()
                 var response = LoopbackResponse.text("fetch \(count)")
                 response.setHeader("Cache-Control", "max-age=3600")
                 response.setHeader("ETag", "\"v1\"")

@@ -45,8 +45,8 @@ struct SpoolTests {
         defer { scratch.remove() }
         let first = scratch.file("first.bin")
         let second = scratch.file("second.bin")
-        try TestPattern.writeFile(at: first, length: 41 * Self.mib + 5, seed: 21)
-        try TestPattern.writeFile(at: second, length: 3 * Self.mib + 1, seed: 22)
+        try await TestPattern.writeFileOffThePool(at: first, length: 41 * Self.mib + 5, seed: 21)
+        try await TestPattern.writeFileOffThePool(at: second, length: 3 * Self.mib + 1, seed: 22)
         let head = Data(repeating: 0x68, count: 1000)
         let range: Range<Int64> = 123..<(40 * Self.mib + 130)
         let body = try RequestBody(segments: [
@@ -57,15 +57,17 @@ struct SpoolTests {
         let spooled = try await BodySpool.write(body, into: scratch.url.appendingPathComponent("spool"))
         defer { BodySpool.removeFile(spooled) }
 
-        var expected = TestChecksum()
-        expected.update(head)
-        expected.update(TestPattern.bytes(seed: 21, range: range))
-        expected.update(Data("mid".utf8))
-        expected.update(TestPattern.bytes(seed: 22, range: 0..<(3 * Self.mib + 1)))
-        expected.update(Data("tail".utf8))
-        let actual = try TestPattern.checksumOfFile(spooled)
+        let (expectedValue, actual) = try await offThePool {
+            var expected = TestChecksum()
+            expected.update(head)
+            expected.update(TestPattern.bytes(seed: 21, range: range))
+            expected.update(Data("mid".utf8))
+            expected.update(TestPattern.bytes(seed: 22, range: 0..<(3 * Self.mib + 1)))
+            expected.update(Data("tail".utf8))
+            return (expected.value, try TestPattern.checksumOfFile(spooled))
+        }
         #expect(actual.length == body.length)
-        #expect(actual.checksum == expected.value)
+        #expect(actual.checksum == expectedValue)
     }
 
     /// Which of `file`'s pages in `range` are in the page cache (`mincore` on a mapping that is
@@ -135,26 +137,29 @@ struct SpoolTests {
         let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: length)
         defer { prefault?.finish() }
         #expect((prefault != nil) == Self.helperRunsHere)
-        // Written in 1 MiB pieces with the helper told after each, as the spool does.
-        var offset: Int64 = 0
-        while offset < length {
-            let end = min(length, offset + Self.mib)
-            try handle.write(contentsOf: TestPattern.bytes(seed: 5, range: offset..<end))
-            offset = end
-            prefault?.wrote(upTo: offset)
+        // Written in 1 MiB pieces with the helper told after each, as the spool does (off the pool:
+        // 160 MiB of pattern bytes).
+        let (actual, expected) = try await offThePool { [handle, prefault] in
+            var offset: Int64 = 0
+            while offset < length {
+                let end = min(length, offset + Self.mib)
+                try handle.write(contentsOf: TestPattern.bytes(seed: 5, range: offset..<end))
+                offset = end
+                prefault?.wrote(upTo: offset)
+            }
+            prefault?.finish()
+            return (try TestPattern.checksumOfFile(file), TestPattern.checksum(seed: 5, range: 0..<length))
         }
-        prefault?.finish()
         if let prefault { #expect(prefault.advised > 0) }
-        let actual = try TestPattern.checksumOfFile(file)
         #expect(actual.length == length)
-        #expect(actual.checksum == TestPattern.checksum(seed: 5, range: 0..<length))
+        #expect(actual.checksum == expected)
     }
 
     @Test func aSpoolThatFailsStopsItsHelperAndLeavesNothing() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let source = scratch.file("source.bin")
-        try TestPattern.writeFile(at: source, length: 48 * Self.mib, seed: 3)
+        try await TestPattern.writeFileOffThePool(at: source, length: 48 * Self.mib, seed: 3)
         let body = try RequestBody(segments: [
             .bytes(Data("head".utf8)), .file(source, range: 0..<(48 * Self.mib)),
         ])

@@ -18,7 +18,7 @@ extension WireTests {
     /// did: read to the end, or cut off. On Swift 6.3.1 it varies from run to run (most runs of
     /// `limit` read to the end); a toolchain that fixes it always cuts off. Apple's URLSession must
     /// cut it off.
-    @Suite("Platform faults: a gzip body after the call stopped")
+    @Suite("Platform faults: a gzip body after the call stopped", .tags(.hardening))
     struct CancelledGzipBombTests {
         static let server = TestServerPool.make()
 

@@ -9,7 +9,7 @@ import Testing
 /// The vectors are named after the cases of JSONTestSuite's `test_parsing` folder
 /// (JSONTestSuite by Nicolas Seriot, nst/JSONTestSuite on GitHub, MIT; `y_` must be accepted, `n_`
 /// refused, `i_` is up to the parser and the decision is noted); contents retyped here, a selection.
-@Suite("JSON parses strictly in one pass")
+@Suite("JSON parses strictly in one pass", .tags(.hardening))
 struct JSONParsesStrictlyInOnePassTests {
     static let accepted: [(String, String)] = [
         ("y_array_arraysWithSpaces", "[[]   ]"),

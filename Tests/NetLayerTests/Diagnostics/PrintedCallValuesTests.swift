@@ -7,7 +7,7 @@ extension WireTests {
     /// `print` of a call's ``Response``, its head, its redirects and its links masks what the call
     /// sent, wherever the server echoed it (header names included); each stays one line. A value
     /// made by hand prints as before.
-    @Suite("Hostile servers: printed responses, heads and links")
+    @Suite("Echoed secrets: printed responses, heads and links mask them", .tags(.hardening))
     struct PrintedCallValuesTests {
         static let server = TestServerPool.make()
 

@@ -11,7 +11,7 @@ extension WireTests {
     /// arrays (1 KB) took seconds: each level tried Bool, Int64, Double and String first, and each
     /// failed attempt made `JSONDecoder` build an error with the whole coding path.
     /// Bounds are generous (a loaded two-core machine); the fixed code takes milliseconds.
-    @Suite("Deep JSON decodes in linear time")
+    @Suite("Deep JSON decodes in linear time", .tags(.hardening))
     struct DeepJSONDecodesInLinearTimeTests {
         static let server = TestServerPool.make()
 

@@ -8,7 +8,7 @@ extension WireTests {
     /// A 1xx response is never final (RFC 9110 §15.2): `103 Early Hints` (as CDNs send), `100` or
     /// `102` before the real head must be skipped on every path. Before the fix every watched call
     /// took the 1xx as the head and never returned — not at its deadline, not when cancelled.
-    @Suite("Hostile servers: interim (1xx) responses", .timeLimit(.minutes(2)))
+    @Suite("Interim (1xx) responses are skipped", .tags(.hardening), .timeLimit(.minutes(2)))
     struct InterimResponseTests {
         static let server = TestServerPool.make()
 

@@ -12,7 +12,7 @@ extension WireTests {
     /// CPU, which NetLayer cannot avoid (Docs/Security.md, "What Linux URLSession does that NetLayer
     /// cannot fix"). The test checks both heads arrive whole and records the cost of four times the
     /// fields: about 16 times longer when quadratic (measured here: 13–22), about 4 when linear.
-    @Suite("Platform faults: the cost of many header fields")
+    @Suite("Platform faults: the cost of many header fields", .tags(.hardening))
     struct ManyHeaderFieldsCostTests {
         static let server = TestServerPool.make()
 

@@ -18,7 +18,7 @@
         /// did: stopped by this known fault (Linux today), or a clean outcome — a toolchain that
         /// fixes it shows in the log, and the docs should then be updated. Any other ending (a hang,
         /// another crash, a wrong body) fails. Apple's URLSession must give the clean outcome.
-        @Suite("Platform faults: responses Linux URLSession stops the process on")
+        @Suite("Platform faults: responses Linux URLSession stops the process on", .tags(.hardening))
         struct TransferWithoutResponseCrashTests {
             /// A chunked body whose last chunk carries a trailer field: the body is `ok`.
             @Test func aChunkedBodyWithATrailerField() async {

@@ -8,7 +8,7 @@ extension WireTests {
     /// A server cannot make NetLayer send in a loop: `retry: 0` with one event per connection gave
     /// 4,965 reconnections in 5 s, and a predicate that always retries, answered `Retry-After: 0`,
     /// sent 9,781 requests in 10 s.
-    @Suite("Hostile servers: no resend storm", .timeLimit(.minutes(1)))
+    @Suite("Retries and reconnections never storm", .tags(.hardening), .timeLimit(.minutes(1)))
     struct ResendStormTests {
         static let server = TestServerPool.make()
 

@@ -7,7 +7,7 @@ extension WireTests {
     /// A bearer token the authenticator adds (not a default header) is a secret of the call: a
     /// server echoing it — as a header value, as a header name, upper-cased in a 400 body — never
     /// gets it printed, and neither does a token refreshed after a 401 and replayed.
-    @Suite("Hostile servers: echoed authenticator tokens")
+    @Suite("Echoed secrets: authenticator tokens are masked", .tags(.hardening))
     struct EchoedAuthenticatorTokenTests {
         static let server = TestServerPool.make()
 

@@ -7,7 +7,7 @@ import Testing
 /// Hostile-servers item 6: a `Link` field of unclosed targets (`<a,<a,<a,…`, 90 KB) made every
 /// `links` / `link("next")` access rescan to the end for each `<`: 46.5 s. Now one linear pass,
 /// at most 100 link values read, parsed once per response.
-@Suite("Link header parses in linear time")
+@Suite("Link header parses in linear time", .tags(.hardening))
 struct LinkHeaderParsesInLinearTimeTests {
     static let server = TestServerPool.make()
 

@@ -6,7 +6,7 @@ import Testing
 extension WireTests {
     /// Basic credentials from the authenticator: a server echoing the base64 blob (in any case),
     /// the decoded `user:password` or the password alone never gets them printed.
-    @Suite("Hostile servers: echoed Basic credentials")
+    @Suite("Echoed secrets: Basic credentials are masked", .tags(.hardening))
     struct EchoedBasicCredentialsTests {
         static let server = TestServerPool.make()
 

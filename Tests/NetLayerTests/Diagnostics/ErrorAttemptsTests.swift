@@ -7,7 +7,7 @@ import Testing
 extension WireTests {
     /// `attempts` is on every error a call gives after reaching the server, as the README says:
     /// decoding, size and file failures said 0.
-    @Suite("Hostile servers: every error counts its attempts")
+    @Suite("Errors count their attempts", .tags(.hardening))
     struct ErrorAttemptsTests {
         static let server = TestServerPool.make()
 
@@ -15,12 +15,9 @@ extension WireTests {
         static func afterOne503(
             _ server: TestServer, _ path: String, then: @escaping @Sendable () -> LoopbackResponse
         ) {
-            let count = TestLocked(0)
+            let count = HitCounter()
             server.route(path) { _ in
-                let n = count.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
+                let n = count.next()
                 guard n == 1 else { return then() }
                 var busy = LoopbackResponse.text("busy", status: 503)
                 busy.setHeader("Retry-After", "0")

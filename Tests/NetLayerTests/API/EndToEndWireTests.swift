@@ -48,8 +48,8 @@ private final class BookTarget: Target, @unchecked Sendable {
 }
 
 extension WireTests {
-    @Suite("The design's shape, end to end")
-    struct DesignShapeTests {
+    @Suite("A service written as DESIGN §1 shows reaches the server as designed", .tags(.hardening))
+    struct EndToEndWireTests {
         static let server = TestServerPool.make()
 
         @Test func bookstoreCallsReachTheServerAsDesigned() async throws {

@@ -6,7 +6,7 @@ import Testing
 extension WireTests {
     /// An event stream's head, printed by `debug: true`, masks an authenticator's token that the
     /// server echoes in a header (value or name).
-    @Suite("Hostile servers: a token echoed in an event stream's head")
+    @Suite("Echoed secrets: a token in an event stream's head is masked", .tags(.hardening))
     struct EchoedEventStreamHeadTests {
         static let server = TestServerPool.make()
 

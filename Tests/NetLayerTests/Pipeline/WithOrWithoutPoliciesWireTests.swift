@@ -4,12 +4,11 @@ import Testing
 @testable import NetLayer
 
 extension WireTests {
-    /// A call with nothing around its hops (no retry policy, interceptors, authenticator, debug
-    /// output, progress or limits) goes to its transport directly, without an attempt record, and
-    /// hands a redirect to the general loop. Everything a caller sees must be what the general path
-    /// gives: the same requests on the wire, the same response, the same errors.
-    @Suite("Direct calls end as calls through the chain do")
-    struct DirectPathWireTests {
+    /// A call with no policies (no retry policy, interceptors, authenticator, debug output, progress
+    /// or limits) and the same call with a pass-through interceptor: everything a caller sees is the
+    /// same — the requests on the wire, the response, the redirects, the errors.
+    @Suite("A call with or without policies sends the same bytes and ends the same way", .tags(.hardening))
+    struct WithOrWithoutPoliciesWireTests {
         static let server = TestServerPool.make()
 
         /// The same service twice: one whose calls go direct, one whose calls pass a pass-through

@@ -7,7 +7,7 @@ import Testing
 extension WireTests {
     /// A collected call with no `maximumResponseSize` held 4.26 GB of an endless body: collected
     /// calls now have a default limit (64 MiB), and the error says how to raise it.
-    @Suite("Hostile servers: a default limit on collected bodies", .timeLimit(.minutes(1)))
+    @Suite("Collected bodies: a default limit", .tags(.hardening), .timeLimit(.minutes(1)))
     struct DefaultResponseSizeTests {
         static let server = TestServerPool.make()
 

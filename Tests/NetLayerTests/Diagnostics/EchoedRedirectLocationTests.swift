@@ -6,7 +6,7 @@ import Testing
 extension WireTests {
     /// A server that redirects to a URL holding the token the authenticator sent (under a name
     /// that is not secret) does not get it printed in the redirect's debug line or description.
-    @Suite("Hostile servers: a token echoed in a Location")
+    @Suite("Echoed secrets: a token in a Location is masked", .tags(.hardening))
     struct EchoedRedirectLocationTests {
         static let server = TestServerPool.make()
 
