@@ -2,18 +2,16 @@ import Foundation
 
 /// Reads an opened call's body for a stream; maps errors and ends progress. Unchecked Sendable:
 /// the iterator is used by the stream's one consumer (the iterator that claimed the stream), one
-/// `next()` at a time; `state` is guarded by `lock`, as ``stop()`` may run on another thread.
+/// `next()` at a time; `state` is a ``LockedValue``, as ``stop()`` may run on another thread.
 final class BodyReader: @unchecked Sendable {
     private let call: OpenedCall
     /// Called once when the stream ends, however it ends (``Executor/progressUpdates()``).
     private let ended: (@Sendable () -> Void)?
     private var iterator: ResponseBody.Iterator
     private var received: Int64 = 0
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var state = State.reading
+    private let state = LockedValue(State.reading)
 
-    private enum State {
+    private enum State: Sendable {
         case reading
         /// Read to the end, or failed with an error already thrown.
         case ended
@@ -32,7 +30,7 @@ final class BodyReader: @unchecked Sendable {
     /// The consumer stopped: stop the transfer (a no-op after the end).
     func stop() {
         call.body.cancel()
-        let wasReading = lock.withLock {
+        let wasReading = state.withLock { state in
             defer { if state == .reading { state = .stopped } }
             return state == .reading
         }
@@ -41,7 +39,7 @@ final class BodyReader: @unchecked Sendable {
 
     /// Marks the end; true when this call ended it.
     private func end() -> Bool {
-        lock.withLock {
+        state.withLock { state in
             defer { if state == .reading { state = .ended } }
             return state == .reading
         }
@@ -51,7 +49,7 @@ final class BodyReader: @unchecked Sendable {
     /// - Throws: The call's error; `.cancelled` once the stream was stopped before its end, so
     ///   that a reader never takes a truncated body for a whole one.
     func next() async throws(NetLayerError) -> Data? {
-        switch lock.withLock({ state }) {
+        switch state.withLock({ $0 }) {
         case .reading: break
         case .ended: return nil
         case .stopped:
@@ -74,14 +72,15 @@ final class BodyReader: @unchecked Sendable {
     }
 }
 
-/// Counts lines for error messages. Unchecked Sendable: used by one consumer, one `next()` at a
-/// time.
-final class LineCounter: @unchecked Sendable {
-    private var count = 0
+/// Counts lines for error messages.
+final class LineCounter: Sendable {
+    private let count = LockedValue(0)
     /// The next line's number, from 1.
     func advance() -> Int {
-        count += 1
-        return count
+        count.withLock { count in
+            count += 1
+            return count
+        }
     }
 }
 
