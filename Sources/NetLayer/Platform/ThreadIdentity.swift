@@ -10,8 +10,9 @@
 ///
 /// `pthread_self` and `pthread_equal` are declared in Glibc, Musl and Darwin alike; `pthread_t` is
 /// an integer on Glibc and a pointer on Musl and Darwin, so threads are compared with
-/// `pthread_equal`, never by value.
-struct ThreadIdentity: Equatable {
+/// `pthread_equal`, never by value. Unchecked Sendable: an identity is only compared, never used
+/// to reach the thread.
+struct ThreadIdentity: Equatable, @unchecked Sendable {
     private let thread: pthread_t
 
     /// The calling thread.
