@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A request body whose exact length is known before anything is sent and which can be sent again
 /// (a retry, a 307): an ordered list of segments, each bytes in memory or a byte range of a file.
 ///
@@ -131,36 +123,58 @@ public struct RequestBody: Sendable, Hashable {
         let segments: [Segment]
         let chunkSize: Int
 
+        /// Where file chunks are read: never on the calling task's thread.
+        var io = BlockingIO.shared
+
         /// Starts reading from the first segment.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(reader: SegmentReader(segments: segments, chunkSize: chunkSize))
+            Iterator(reader: SegmentReader(segments: segments, chunkSize: chunkSize), io: io)
         }
 
         /// Reads the next chunk.
         public struct Iterator: AsyncIteratorProtocol {
             var reader: SegmentReader
-            /// The next chunk, or `nil` at the end.
+            let io: BlockingIO
+            /// The next chunk, or `nil` at the end. A chunk of a file is read on a queue of its
+            /// own, off Swift's cooperative pool.
             /// - Throws: ``NetLayerError/Code/encodingFailed`` when a file cannot be read or
             ///   became shorter since the body was made.
-            public mutating func next() async throws -> Data? { try reader.next() }
+            public mutating func next() async throws -> Data? {
+                guard reader.nextReadsAFile else { return try reader.next() }
+                let (chunk, advanced) = try await io.run { [reader] in
+                    var reading = reader
+                    return (try reading.next(), reading)
+                }
+                reader = advanced
+                return chunk
+            }
         }
     }
 
 }
 
-/// Reads segments chunk by chunk; synchronous, with one file handle open at a time.
-struct SegmentReader {
+/// Reads segments chunk by chunk; synchronous and blocking, so async callers run it on
+/// ``BlockingIO`` (``RequestBody/Chunks`` does). One file is open at a time.
+struct SegmentReader: Sendable {
     private let segments: [RequestBody.Segment]
     private let chunkSize: Int
     private var index = 0
     private var offsetInSegment: Int64 = 0
-    private var handle: FileHandle?
-    /// Set when `sendfile` refused a file: ``copyNext(to:)`` then reads and writes.
-    private var sendfileUnsupported = false
+    private var file: OpenFile?
 
     init(segments: [RequestBody.Segment], chunkSize: Int) {
         self.segments = segments
         self.chunkSize = chunkSize
+    }
+
+    /// Whether the next ``next()`` reads a file (or has one to close): bytes in memory need no
+    /// trip off the caller's thread.
+    var nextReadsAFile: Bool {
+        if file != nil { return true }
+        var position = index
+        if position < segments.count && offsetInSegment >= segments[position].length { position += 1 }
+        guard position < segments.count, case .file = segments[position] else { return false }
+        return true
     }
 
     mutating func next() throws(NetLayerError) -> Data? {
@@ -168,7 +182,7 @@ struct SegmentReader {
             let segment = segments[index]
             let left = segment.length - offsetInSegment
             if left <= 0 {
-                close()
+                file = nil
                 index += 1
                 offsetInSegment = 0
                 continue
@@ -180,59 +194,57 @@ struct SegmentReader {
                 offsetInSegment += Int64(count)
                 return data.subdata(in: start..<(start + count))
             case .file(let url, let range):
-                let chunk = try read(
-                    url, at: range.lowerBound + offsetInSegment, count: count, end: range.upperBound)
+                let open = try openFile(url, reaching: range.upperBound)
+                let chunk: Data
+                do {
+                    chunk = try SystemFile.read(
+                        open.descriptor, at: range.lowerBound + offsetInSegment, count: count)
+                } catch {
+                    throw .encodingFailed("cannot read \(url.path): \(error)")
+                }
+                guard !chunk.isEmpty else {
+                    throw .encodingFailed("\(url.path) became shorter after the request was made")
+                }
                 offsetInSegment += Int64(chunk.count)
                 return chunk
             }
         }
-        close()
+        file = nil
         return nil
     }
 
-    /// Writes the next piece of at most `chunkSize` bytes to `output`, at its current offset:
-    /// on Linux a file range goes with `sendfile`, from the kernel's cache to the kernel's cache
-    /// without a copy through this process; bytes, and files elsewhere, with `write`. A reader is
-    /// used either this way or through ``next()``, not both.
+    /// Writes the next piece of at most `chunkSize` bytes to `output`, at its current offset: a
+    /// file range with ``FileCopy`` (on Linux `sendfile`, from the kernel's cache to the kernel's
+    /// cache without a copy through this process), bytes with `write`. Blocking. A reader is used
+    /// either this way or through ``next()``, not both.
     /// - Returns: How many bytes were written; `nil` at the end.
     /// - Throws: ``NetLayerError/Code/encodingFailed`` when a file cannot be read or became
     ///   shorter, or `output` cannot be written.
     mutating func copyNext(to output: FileHandle) throws(NetLayerError) -> Int64? {
-        #if canImport(Glibc) || canImport(Musl)
-            while index < segments.count && !sendfileUnsupported {
-                let left = segments[index].length - offsetInSegment
-                if left <= 0 {
-                    close()
-                    index += 1
-                    offsetInSegment = 0
-                    continue
-                }
-                guard case .file(let url, let range) = segments[index] else { break }
-                if handle == nil { handle = try Self.openRegularFile(url, reaching: range.upperBound) }
-                guard let source = handle?.fileDescriptor else { break }
-                var offset = off_t(range.lowerBound + offsetInSegment)
-                let moved = sendfile(output.fileDescriptor, source, &offset, Int(min(Int64(chunkSize), left)))
-                if moved < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    if code == EINVAL || code == ENOSYS || code == EOPNOTSUPP {
-                        // A file system that cannot splice (before Linux 6.5, some FUSE and
-                        // network ones): the rest goes through this process. Reopened, so that
-                        // `next()` reads from the right offset.
-                        sendfileUnsupported = true
-                        close()
-                        break
-                    }
-                    throw .encodingFailed(
-                        "cannot copy \(url.path) into a temporary file: \(String(cString: strerror(code)))")
-                }
-                if moved == 0 {
-                    throw .encodingFailed("\(url.path) became shorter after the request was made")
-                }
-                offsetInSegment += Int64(moved)
-                return Int64(moved)
+        while index < segments.count {
+            let left = segments[index].length - offsetInSegment
+            if left <= 0 {
+                file = nil
+                index += 1
+                offsetInSegment = 0
+                continue
             }
-        #endif
+            guard case .file(let url, let range) = segments[index] else { break }
+            let open = try openFile(url, reaching: range.upperBound)
+            let moved: Int
+            do {
+                moved = try FileCopy.copy(
+                    from: open.descriptor, at: range.lowerBound + offsetInSegment,
+                    count: Int(min(Int64(chunkSize), left)), to: output.fileDescriptor)
+            } catch {
+                throw .encodingFailed("cannot copy \(url.path) into a temporary file: \(error)")
+            }
+            if moved == 0 {
+                throw .encodingFailed("\(url.path) became shorter after the request was made")
+            }
+            offsetInSegment += Int64(moved)
+            return Int64(moved)
+        }
         guard let chunk = try next() else { return nil }
         do {
             try output.write(contentsOf: chunk)
@@ -243,32 +255,12 @@ struct SegmentReader {
         return Int64(chunk.count)
     }
 
-    private mutating func read(_ url: URL, at offset: Int64, count: Int, end: Int64) throws(NetLayerError)
-        -> Data
-    {
-        do {
-            let file: FileHandle
-            if let handle {
-                file = handle
-            } else {
-                file = try Self.openRegularFile(url, reaching: end)
-                try file.seek(toOffset: UInt64(offset))
-                handle = file
-            }
-            guard let chunk = try file.read(upToCount: count), !chunk.isEmpty else {
-                throw NetLayerError.encodingFailed("\(url.path) became shorter after the request was made")
-            }
-            return chunk
-        } catch let error as NetLayerError {
-            throw error
-        } catch {
-            throw .encodingFailed("cannot read \(url.path): \(error.localizedDescription)", underlying: error)
-        }
-    }
-
-    private mutating func close() {
-        try? handle?.close()
-        handle = nil
+    /// The open file of the current segment, opened on first use.
+    private mutating func openFile(_ url: URL, reaching end: Int64) throws(NetLayerError) -> OpenFile {
+        if let file { return file }
+        let opened = try Self.openRegularFile(url, reaching: end)
+        file = opened
+        return opened
     }
 
     /// Opens a body file again for reading, checked again: it may have been replaced since the
@@ -276,24 +268,21 @@ struct SegmentReader {
     /// cannot hold the call (and a thread) until someone writes to it; then it must still be a
     /// regular file at least `end` bytes long.
     /// - Throws: ``NetLayerError/Code/encodingFailed`` otherwise.
-    private static func openRegularFile(_ url: URL, reaching end: Int64) throws(NetLayerError) -> FileHandle {
-        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw .encodingFailed("cannot read \(url.path): \(String(cString: strerror(code)))")
+    private static func openRegularFile(_ url: URL, reaching end: Int64) throws(NetLayerError) -> OpenFile {
+        let file: OpenFile
+        do {
+            file = OpenFile(try SystemFile.openForReading(url.path))
+        } catch {
+            throw .encodingFailed("cannot read \(url.path): \(error)")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            try? handle.close()
+        guard let size = SystemFile.regularFileSize(file.descriptor) else {
             throw .encodingFailed("\(url.path) is no longer a regular file")
         }
-        guard Int64(status.st_size) >= end else {
-            try? handle.close()
+        guard size >= end else {
             throw .encodingFailed("\(url.path) became shorter after the request was made")
         }
         // Reads of a regular file never block for long; back to the ordinary mode.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return handle
+        SystemFile.setBlocking(file.descriptor)
+        return file
     }
 }

@@ -15,7 +15,8 @@
 ///   macOS), so before a rename that must not outlive its data, `fcntl(F_FULLFSYNC)` asks for that;
 ///   a file system that refuses it (some network volumes) gets `fsync`.
 ///
-/// Both calls block: callers run them off Swift's cooperative pool.
+/// Both calls block: callers run them off Swift's cooperative pool (``BlockingIO``, or the
+/// download's flush queue).
 enum FileSync {
     /// Starts writing the file's data to storage (a background flush while a download goes on).
     /// - Returns: `0`, or `-1` with `errno` set.
@@ -34,11 +35,11 @@ enum FileSync {
         #if canImport(Darwin)
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
         #endif
-        return fsync(descriptor) == 0 ? 0 : errno
+        return fsync(descriptor) == 0 ? 0 : SystemError.last.code
     }
 
     /// The system's text for an `errno` value.
     static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemError(code: code).description
     }
 }

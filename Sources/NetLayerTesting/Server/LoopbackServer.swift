@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An in-process HTTP/1.1 server on 127.0.0.1, for tests that want real sockets: NetLayer's own
 /// `URLSessionTransport` (or any HTTP client) talks to it over TCP, and the test reads back exactly
 /// what arrived.
@@ -59,7 +53,7 @@ public final class LoopbackServer: Sendable {
         do {
             wake = try LoopbackSocket.makeWakePipe()
         } catch {
-            _ = close(listener.fd)
+            LoopbackSocket.close(listener.fd)
             throw error
         }
         let core = ServerCore(
@@ -70,7 +64,7 @@ public final class LoopbackServer: Sendable {
         thread.start()
         guard let baseURL = URL(string: "http://127.0.0.1:\(listener.port)") else {
             core.stop()
-            throw SocketError("URL of port \(listener.port)", code: EINVAL)
+            throw SocketError.invalidArgument("URL of port \(listener.port)")
         }
         return LoopbackServer(port: listener.port, baseURL: baseURL, core: core)
     }

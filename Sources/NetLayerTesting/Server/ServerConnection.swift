@@ -1,12 +1,6 @@
 import Foundation
 import NetLayer
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Serves one accepted TCP connection on its own thread until the peer closes, the request or
 /// response ends the connection, or the server stops.
 struct ServerConnection {
@@ -25,7 +19,7 @@ struct ServerConnection {
         if graceful { LoopbackSocket.drainAfterHalfClose(fd) }
         // Deregister before closing, so stop() never shuts down a reused fd number.
         core.state.withLock { $0.connections[id] = nil }
-        _ = close(fd)
+        LoopbackSocket.close(fd)
     }
 
     /// The request loop. Returns whether to close gracefully (half-close and drain first).

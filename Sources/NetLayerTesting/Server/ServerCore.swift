@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Everything the server's threads share; only touched under `ServerCore.state`'s lock.
 struct ServerState: Sendable {
     var requests: [RecordedRequest] = []
@@ -82,7 +76,7 @@ final class ServerCore: Sendable {
                 return id
             }
             guard let id else {
-                _ = close(fd)
+                LoopbackSocket.close(fd)
                 break
             }
             let thread = Thread { [self] in
@@ -92,9 +86,9 @@ final class ServerCore: Sendable {
             thread.start()
         }
         state.withLock { shared in
-            _ = close(listener)
-            _ = close(wakeRead)
-            if let wakeWrite = shared.wakeWriteFD { _ = close(wakeWrite) }
+            LoopbackSocket.close(listener)
+            LoopbackSocket.close(wakeRead)
+            if let wakeWrite = shared.wakeWriteFD { LoopbackSocket.close(wakeWrite) }
             shared.listenerFD = nil
             shared.wakeWriteFD = nil
             shared.acceptLoopDone = true
@@ -106,10 +100,7 @@ final class ServerCore: Sendable {
             guard !shared.stopping else { return }
             shared.stopping = true
             if let listener = shared.listenerFD { LoopbackSocket.shutdownBoth(listener) }
-            if let wakeWrite = shared.wakeWriteFD {
-                var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-            }
+            if let wakeWrite = shared.wakeWriteFD { LoopbackSocket.wake(wakeWrite) }
             for fd in shared.connections.values { LoopbackSocket.shutdownBoth(fd) }
         }
         state.wait(timeout: .seconds(2)) { $0.acceptLoopDone && $0.connections.isEmpty }

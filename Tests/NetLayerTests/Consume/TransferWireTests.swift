@@ -101,7 +101,7 @@ extension WireTests {
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let file = scratch.file("cover.bin")
-            // Past SpoolPrefault.minimumLength, with an odd tail: the page-cache helper takes part.
+            // Larger than one spool chunk (4 MiB) several times over, with an odd tail.
             let size: Int64 = (40 << 20) + 5
             try TestPattern.writeFile(at: file, length: size, seed: 11)
             let transport = URLSessionTransport()

@@ -34,24 +34,20 @@ enum BodySpool {
     /// empty (`rmdir` refuses a directory that still holds a file, so a concurrent spool survives).
     static func removeFile(_ file: URL) {
         try? FileManager.default.removeItem(at: file)
-        _ = file.deletingLastPathComponent().withUnsafeFileSystemRepresentation { path in
-            path.map { rmdir($0) }
-        }
+        SystemFile.removeDirectoryIfEmpty(file.deletingLastPathComponent())
     }
 
-    /// Writes `body` into a new file in `directory` (created readable by the user only), off the
-    /// caller's thread, stopping between chunks when the calling task is cancelled.
+    /// Writes `body` into a new file in `directory` (created readable by the user only), on
+    /// ``BlockingIO`` (never a thread of Swift's cooperative pool), stopping between chunks when the
+    /// calling task is cancelled.
     /// - Returns: The file; the caller removes it when the task ends.
     /// - Throws: ``NetLayerError/Code/encodingFailed`` when a segment cannot be read or the spool
     ///   cannot be written; `CancellationError`. Nothing is left behind when it throws.
-    static func write(_ body: RequestBody, into directory: URL) async throws -> URL {
+    static func write(_ body: RequestBody, into directory: URL, io: BlockingIO = .shared) async throws -> URL
+    {
         let stop = StopFlag()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result { try writeNow(body, into: directory, stop: stop) })
-                }
-            }
+            try await io.run { try writeNow(body, into: directory, stop: stop) }
         } onCancel: {
             stop.set()
         }
@@ -71,18 +67,12 @@ enum BodySpool {
         }
         do {
             let handle = try FileHandle(forWritingTo: file)
-            // A second core takes half the page-cache work of a large spool (see SpoolPrefault).
-            let prefault = SpoolPrefault.start(descriptor: handle.fileDescriptor, length: body.length)
-            defer {
-                prefault?.finish()
-                try? handle.close()
-            }
+            defer { try? handle.close() }
             var reader = SegmentReader(segments: body.segments, chunkSize: Self.chunkSize)
             var written: Int64 = 0
             while let count = try reader.copyNext(to: handle) {
                 if stop.isSet { throw CancellationError() }
                 written += count
-                prefault?.wrote(upTo: written)
             }
             if written != body.length {
                 throw NetLayerError.encodingFailed("the body's files changed size after the request was made")
@@ -102,22 +92,16 @@ enum BodySpool {
         }
     }
 
-    /// Removes a spooled body made by ``write(_:into:)`` at once, but leaves the kernel's work of
-    /// freeing its pages (0.2 s for 1 GiB, measured) to a background thread: the file is held open
-    /// while its name goes, and closed there. (Opened without blocking: whatever sits at that name,
-    /// a FIFO cannot hold the call.)
+    /// Removes a spooled body made by ``write(_:into:io:)`` at once, but leaves the kernel's work of
+    /// freeing its pages (0.2 s for 1 GiB on Linux, measured) to a background thread: the file is
+    /// held open while its name goes, and closed there. (Opened without blocking: whatever sits at
+    /// that name, a FIFO cannot hold the call.)
     static func discard(_ file: URL) {
-        #if canImport(Glibc) || canImport(Musl)
-            let held = file.withUnsafeFileSystemRepresentation { path in
-                path.map { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } ?? -1
-            }
-            removeFile(file)
-            if held >= 0 {
-                releaseQueue.async { _ = close(held) }
-            }
-        #else
-            removeFile(file)
-        #endif
+        let held = try? SystemFile.openForReading(file.path)
+        removeFile(file)
+        if let held {
+            releaseQueue.async { SystemFile.close(held) }
+        }
     }
 
     /// Closes discarded spools: a queue of its own, so those closes do not wait behind spool
@@ -129,10 +113,11 @@ enum BodySpool {
     }
 }
 
-/// A flag set once from any thread. Unchecked Sendable: guarded by `lock`.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+/// A flag set once from any thread.
+final class StopFlag: Sendable {
+    private let value = LockedValue(false)
+    /// Whether ``set()`` has run.
+    var isSet: Bool { value.withLock { $0 } }
+    /// Sets the flag.
+    func set() { value.withLock { $0 = true } }
 }

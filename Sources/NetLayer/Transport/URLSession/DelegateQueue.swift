@@ -2,11 +2,6 @@ import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
 #endif
 
 /// The session delegate's queue: serial, so callbacks arrive in order.
@@ -56,7 +51,7 @@ enum DelegateQueue {
         private var pending = 0
         private var finished: UInt64 = 0
         private var waiting = 0
-        private var runner: pthread_t?
+        private var runner: ThreadIdentity?
         private var peak = 0
         private var waits = 0
 
@@ -82,7 +77,7 @@ enum DelegateQueue {
             peak = max(peak, pending)
             condition.unlock()
             super.addOperation { [self] in
-                condition.withLock { runner = pthread_self() }
+                condition.withLock { runner = .current }
                 block()
                 condition.withLock {
                     runner = nil
@@ -95,8 +90,7 @@ enum DelegateQueue {
 
         /// Whether the calling thread is running one of this queue's operations (lock held).
         private var isRunner: Bool {
-            guard let runner else { return false }
-            return pthread_equal(runner, pthread_self()) != 0
+            runner == .current
         }
     }
 #endif

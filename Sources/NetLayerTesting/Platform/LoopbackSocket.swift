@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -16,19 +18,30 @@ struct SocketError: Error, CustomStringConvertible {
         self.code = code
     }
 
+    /// A value the caller passed that the operation cannot use (`EINVAL`).
+    static func invalidArgument(_ operation: String) -> SocketError {
+        SocketError(operation, code: EINVAL)
+    }
+
     var description: String {
         "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
     }
 }
 
-/// Thin wrappers over the BSD socket calls the loopback server needs, hiding the Glibc/Darwin differences.
-/// Only IPv4 loopback is ever used.
+/// Thin wrappers over the BSD socket calls the loopback server needs: the testing product's
+/// Platform layer, one branch per OS where the headers differ (Glibc imports `SOCK_STREAM` as an
+/// enum and has `MSG_NOSIGNAL`; Musl declares both as integers; Darwin has no `MSG_NOSIGNAL` and
+/// sets `SO_NOSIGPIPE` on the socket instead). Only IPv4 loopback is ever used.
 enum LoopbackSocket {
     #if canImport(Glibc)
         private static let streamType = Int32(SOCK_STREAM.rawValue)
         private static let sendFlags = Int32(MSG_NOSIGNAL)
         private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
-    #else
+    #elseif canImport(Musl)
+        private static let streamType = Int32(SOCK_STREAM)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+        private static let peekFlags = Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)
+    #elseif canImport(Darwin)
         private static let streamType = SOCK_STREAM
         private static let sendFlags: Int32 = 0
         private static let peekFlags = MSG_PEEK | MSG_DONTWAIT
@@ -57,7 +70,7 @@ enum LoopbackSocket {
             guard named == 0 else { throw SocketError("getsockname") }
             return (fd, Int(UInt16(bigEndian: actual.sin_port)))
         } catch {
-            _ = close(fd)
+            close(fd)
             throw error
         }
     }
@@ -84,7 +97,7 @@ enum LoopbackSocket {
             guard connected == 0 else { throw SocketError("connect 127.0.0.1:\(port)") }
             return fd
         } catch {
-            _ = close(fd)
+            close(fd)
             throw error
         }
     }
@@ -237,6 +250,30 @@ enum LoopbackSocket {
     /// Accepted sockets inherit O_NONBLOCK from the listener on Darwin; connections use blocking I/O.
     static func setBlocking(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    }
+
+    /// Closes a socket or pipe end; an error (the descriptor is gone either way) is ignored.
+    static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(fd)
+        #elseif canImport(Musl)
+            _ = Musl.close(fd)
+        #elseif canImport(Darwin)
+            _ = Darwin.close(fd)
+        #endif
+    }
+
+    /// Writes one byte to the wake pipe's write end (``makeWakePipe()``), which makes the accept
+    /// thread's `poll` return.
+    static func wake(_ wakeWrite: Int32) {
+        var byte: UInt8 = 1
+        #if canImport(Glibc)
+            _ = Glibc.write(wakeWrite, &byte, 1)
+        #elseif canImport(Musl)
+            _ = Musl.write(wakeWrite, &byte, 1)
+        #elseif canImport(Darwin)
+            _ = Darwin.write(wakeWrite, &byte, 1)
+        #endif
     }
 
     /// A pipe used to wake the accept thread. Both ends close-on-exec.
