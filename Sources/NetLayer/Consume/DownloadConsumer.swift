@@ -17,7 +17,10 @@ struct DownloadConsumer {
     /// runs under the same claim.
     func run(restarted: Bool) async throws(NetLayerError) -> Download {
         let files = DownloadFiles(destination: destination, resumable: resumable)
-        let resume = resumable ? files.resumePoint(for: requestURL) : nil
+        // File work runs on the blocking-work queue, never on the cooperative pool.
+        let resume =
+            resumable
+            ? await BlockingIO.shared.run { [requestURL] in files.resumePoint(for: requestURL) } : nil
         let call = try await open(resume)
         do {
             return try await save(call, files: files, resume: resume, restarted: restarted)
@@ -78,7 +81,9 @@ struct DownloadConsumer {
         var openFile: FileHandle?
         defer { try? openFile?.close() }
         do {
-            let handle = try files.open(appendingAt: offset, head: call.head, url: requestURL)
+            let handle = try await BlockingIO.shared.run { [offset, head = call.head, requestURL] in
+                try files.open(appendingAt: offset, head: head, url: requestURL)
+            }
             openFile = handle
             // Written where the chunks arrive (the transport's thread), not hopped to this task
             // one by one: the hop cost a download about a third more CPU per byte.
@@ -122,10 +127,21 @@ struct DownloadConsumer {
                 "the server's 206 answer ended the file at \(fileSize) bytes, its Content-Range at \(expectedSize)"
             )
         }
-        try files.moveIntoPlace()
+        try await Self.moveIntoPlace(files)
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)
         return Download(
             fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
             duration: .now - call.start, redirects: call.redirects)
+    }
+
+    /// ``DownloadFiles/moveIntoPlace()`` on the blocking-work queue (`fsync` and `rename`).
+    private static func moveIntoPlace(_ files: DownloadFiles) async throws(NetLayerError) {
+        do {
+            try await BlockingIO.shared.run { try files.moveIntoPlace() }
+        } catch let failure as NetLayerError {
+            throw failure
+        } catch {
+            throw .fileFailed("cannot move the download into place: \(error)", underlying: error)
+        }
     }
 }
