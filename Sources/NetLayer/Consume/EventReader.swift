@@ -30,8 +30,6 @@ final class EventReader: @unchecked Sendable {
     private var body: BodyReader?
     private var stopped = false
 
-    /// The statuses after which a reconnection is tried (RFC 9110 transient failures).
-    static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// The only media type an event stream may have.
     static let mediaType = "text/event-stream"
 
@@ -175,7 +173,9 @@ final class EventReader: @unchecked Sendable {
         switch error.code {
         case .transport: return true
         case .timedOut: return deadline.map { ContinuousClock.now < $0 } ?? true
-        case .unacceptableStatus: return error.statusCode.map(Self.retryableStatuses.contains) ?? false
+        // The statuses a retry policy retries by default: the transient failures of RFC 9110.
+        case .unacceptableStatus:
+            return error.statusCode.map(RetryPolicy.retryableStatusCodes.contains) ?? false
         default: return false
         }
     }
