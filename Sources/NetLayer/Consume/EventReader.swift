@@ -207,11 +207,7 @@ final class EventReader: @unchecked Sendable {
             call.body.cancel()
             return nil
         }
-        let type = call.head.headerFields["Content-Type"] ?? ""
-        let essence = type.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard essence == Self.mediaType else {
+        guard MediaType.essence(call.head.headerFields["Content-Type"] ?? "") == Self.mediaType else {
             let body = await executor.errorBody(of: call, limit: Executor.errorBodyLimit)
             let redactor = executor.redactor(for: call.prepared)
             var failure = NetLayerError.unacceptableContentType(
