@@ -50,6 +50,19 @@ struct MediaTypeTests {
         #expect(!MediaType.matches("application/xml", range: "application/json"))
         #expect(!MediaType.matches("application/json", range: "application/problem+json"))
     }
+
+    @Test func validationComparesTypesAsMediaTypeDoes() {
+        let validation = Validation.successfulStatusCodes.acceptingContentTypes([
+            "\tImage/* ", "APPLICATION/JSON",
+        ])
+        func head(_ type: String) -> ResponseHead {
+            ResponseHead(
+                statusCode: 200, headerFields: HeaderFields(received: [("Content-Type", type)]), url: nil)
+        }
+        #expect(validation.accepts(head("image/png")))
+        #expect(validation.accepts(head("application/vnd.api+json; charset=utf-8")))
+        #expect(!validation.accepts(head("text/plain")))
+    }
 }
 
 extension WireTests {
