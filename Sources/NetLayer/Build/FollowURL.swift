@@ -59,10 +59,7 @@ enum FollowURL {
                 part: "url", value: shown,
                 reason: "user info (user:password@) is not allowed; send credentials in a header")
         }
-        guard scheme == baseURL.scheme?.lowercased(),
-            url.host?.lowercased() == baseURL.host?.lowercased(),
-            port(of: url) == port(of: baseURL)
-        else {
+        guard Origin.same(url, baseURL) else {
             throw .invalidURL(
                 part: "url", value: shown,
                 reason:
@@ -82,15 +79,9 @@ enum FollowURL {
         return result
     }
 
-    /// `scheme://host[:port]`, nothing that could be secret (no path, query or user info).
+    /// `scheme://host[:port]` (see ``Origin/description``), nothing that could be secret (no
+    /// path, query or user info).
     static func origin(of url: URL?) -> String? {
-        guard let url, let scheme = url.scheme, let host = url.host else { return nil }
-        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(shownHost)" + (url.port.map { ":\($0)" } ?? "")
-    }
-
-    private static func port(of url: URL) -> Int? {
-        url.port
-            ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+        url.flatMap(Origin.init).map(\.description)
     }
 }

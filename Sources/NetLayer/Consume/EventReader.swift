@@ -51,8 +51,6 @@ final class EventReader: @unchecked Sendable {
     private var body: BodyReader?
     private var stopped = false
 
-    /// The statuses after which a reconnection is tried (RFC 9110 transient failures).
-    static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// The only media type an event stream may have.
     static let mediaType = "text/event-stream"
 
@@ -195,7 +193,9 @@ final class EventReader: @unchecked Sendable {
         switch error.code {
         case .transport: return true
         case .timedOut: return deadline.map { ContinuousClock.now < $0 } ?? true
-        case .unacceptableStatus: return error.statusCode.map(Self.retryableStatuses.contains) ?? false
+        // The statuses a retry policy retries by default: the transient failures of RFC 9110.
+        case .unacceptableStatus:
+            return error.statusCode.map(RetryPolicy.retryableStatusCodes.contains) ?? false
         default: return false
         }
     }
@@ -224,11 +224,7 @@ final class EventReader: @unchecked Sendable {
             call.body.cancel()
             return nil
         }
-        let type = call.head.headerFields["Content-Type"] ?? ""
-        let essence = type.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard essence == Self.mediaType else {
+        guard MediaType.essence(call.head.headerFields["Content-Type"] ?? "") == Self.mediaType else {
             let body = await call.errorBody(limit: OpenedCall.errorBodyLimit)
             let redactor = call.redactor(for: call.prepared)
             var failure = NetLayerError.unacceptableContentType(

@@ -47,43 +47,28 @@ extension SharedPreparedRequest: RedactorSource {
     }
 }
 
-extension ResponseHead {
-    /// This head, printed with `secrets`.
-    func printed(with secrets: CallSecrets) -> ResponseHead {
+/// A value a call hands out that masks that call's secrets when printed (see ``CallSecrets``).
+protocol PrintedWithSecrets {
+    /// The secrets of the call the value came from.
+    var secrets: CallSecrets { get set }
+}
+
+extension PrintedWithSecrets {
+    /// This value, printed with `secrets`.
+    func printed(with secrets: CallSecrets) -> Self {
         var copy = self
         copy.secrets = secrets
         return copy
     }
 }
 
-extension WebLink {
-    /// This link, printed with `secrets`.
-    func printed(with secrets: CallSecrets) -> WebLink {
-        var copy = self
-        copy.secrets = secrets
-        return copy
-    }
-}
-
-extension [WebLink] {
-    /// These links, printed with `secrets`.
-    func printed(with secrets: CallSecrets) -> [WebLink] {
+extension Array where Element: PrintedWithSecrets {
+    /// These values, printed with `secrets`.
+    func printed(with secrets: CallSecrets) -> [Element] {
         isEmpty ? self : map { $0.printed(with: secrets) }
     }
 }
 
-extension Redirect {
-    /// This redirect, printed with `secrets`.
-    func printed(with secrets: CallSecrets) -> Redirect {
-        var copy = self
-        copy.secrets = secrets
-        return copy
-    }
-}
-
-extension [Redirect] {
-    /// These redirects, printed with `secrets`.
-    func printed(with secrets: CallSecrets) -> [Redirect] {
-        isEmpty ? self : map { $0.printed(with: secrets) }
-    }
-}
+extension ResponseHead: PrintedWithSecrets {}
+extension WebLink: PrintedWithSecrets {}
+extension Redirect: PrintedWithSecrets {}

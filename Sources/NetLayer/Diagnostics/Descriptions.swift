@@ -32,10 +32,8 @@ extension TransportRequest: CustomStringConvertible, CustomDebugStringConvertibl
 
     /// The description, redacted by `redactor`.
     func printed(by redactor: Redactor) -> String {
-        var parts = ["\(method) \(redactor.url(url))"]
-        if !headerFields.isEmpty { parts.append("headers: \(redactor.headerFields(headerFields.fields))") }
-        if let body { parts.append("body: \(body.length) bytes") }
-        return PrintableText.escaped(parts.joined(separator: " · "))
+        redactor.line(
+            "\(method) \(redactor.url(url))", headerFields, then: body.map { "body: \($0.length) bytes" })
     }
 
     /// The same as ``description``.
@@ -50,10 +48,7 @@ extension ResponseHead: CustomStringConvertible, CustomDebugStringConvertible, C
     /// the head of a call's response also masks every secret that call sent, in names and values.
     public var description: String {
         let redactor = secrets.redactor
-        var parts = ["\(statusCode)" + (url.map { " " + redactor.url($0) } ?? "")]
-        let fields = headerFields
-        if !fields.isEmpty { parts.append("headers: \(redactor.headerFields(fields.fields))") }
-        return PrintableText.escaped(parts.joined(separator: " · "))
+        return redactor.line("\(statusCode)" + (url.map { " " + redactor.url($0) } ?? ""), headerFields)
     }
 
     /// The same as ``description``.
@@ -112,5 +107,16 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible, Custo
                 "response": printed(by: redactor), "head": head.description,
                 "sent": sentRequest.printed(by: redactor),
             ])
+    }
+}
+
+extension Redactor {
+    /// `first · headers: … · last`, the header fields redacted, the whole escaped to one line;
+    /// the headers part is left out when there are none, and so is `last` when `nil`.
+    fileprivate func line(_ first: String, _ fields: HeaderFields, then last: String? = nil) -> String {
+        var parts = [first]
+        if !fields.isEmpty { parts.append("headers: \(headerFields(fields.fields))") }
+        if let last { parts.append(last) }
+        return PrintableText.escaped(parts.joined(separator: " · "))
     }
 }

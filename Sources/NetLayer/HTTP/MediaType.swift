@@ -26,26 +26,48 @@ enum MediaType {
         return byExtension[ext] ?? octetStream
     }
 
-    /// The type/subtype of a Content-Type value, lower-cased, without parameters.
-    static func essence(_ contentType: String) -> Substring {
+    /// The essence of a `Content-Type` value (RFC 9110 §8.3.1): `type/subtype`, lower-cased,
+    /// without its parameters or the optional whitespace (space, tab) around it:
+    /// `" Text/HTML ; charset=utf-8"` is `text/html`. Every media type NetLayer compares goes
+    /// through it.
+    static func essence(_ contentType: String) -> String {
         let end = contentType.firstIndex(of: ";") ?? contentType.endIndex
-        return contentType[..<end].drop(while: { $0 == " " })
+        var type = contentType[..<end].utf8
+        while let first = type.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            type = type.dropFirst()
+        }
+        while let last = type.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            type = type.dropLast()
+        }
+        return String(Substring(type)).lowercased()
     }
 
     /// `application/json` or any `*+json` type.
     static func isJSON(_ contentType: String) -> Bool {
-        let type = essence(contentType).lowercased().trimmingTrailingSpaces()
-        return type == json || type.hasSuffix("+json")
+        isJSONEssence(essence(contentType))
     }
 
     /// `application/x-www-form-urlencoded`.
     static func isForm(_ contentType: String) -> Bool {
-        essence(contentType).lowercased().trimmingTrailingSpaces() == form
+        essence(contentType) == form
     }
 
     /// `multipart/form-data`.
     static func isMultipart(_ contentType: String) -> Bool {
-        essence(contentType).lowercased().trimmingTrailingSpaces() == multipart
+        essence(contentType) == multipart
+    }
+
+    /// Whether the essence `type` (see ``essence(_:)``) falls within `range`, itself an essence:
+    /// `*/*` is any type, `image/*` any `image/` type, `application/json` also every `+json` type,
+    /// and any other range only itself.
+    static func matches(_ type: String, range: String) -> Bool {
+        if range == "*/*" || range == type { return true }
+        if range.hasSuffix("/*") { return type.hasPrefix(range.dropLast()) }
+        return range == json && isJSONEssence(type)
+    }
+
+    private static func isJSONEssence(_ type: String) -> Bool {
+        type == json || type.hasSuffix("+json")
     }
 }
 

@@ -126,8 +126,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
         /// - Throws: ``NetLayerError``, `URLError` or `CancellationError` from the transfer.
         public mutating func next() async throws -> Data? {
             guard claimed else {
-                throw NetLayerError(
-                    .bodyConsumed, "the response body was already read; bodies are single-pass")
+                throw ResponseBody.alreadyRead
             }
             switch body.source {
             case .buffered(let data):
@@ -181,7 +180,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
             return
         }
         guard takeClaim() else {
-            throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+            throw Self.alreadyRead
         }
         _ = try await ended {
             try await buffer.drain(into: sink)
@@ -194,7 +193,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
     func takeBuffered() throws(NetLayerError) -> Data? {
         guard case .buffered(let data) = source else { return nil }
         guard takeClaim() else {
-            throw NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
+            throw Self.alreadyRead
         }
         return data
     }
@@ -226,6 +225,11 @@ public final class ResponseBody: AsyncSequence, Sendable {
             data.append(chunk)
         }
         return data
+    }
+
+    /// The error of a second read: bodies are single-pass.
+    private static var alreadyRead: NetLayerError {
+        NetLayerError(.bodyConsumed, "the response body was already read; bodies are single-pass")
     }
 
     private static func tooLarge(_ limit: Int) -> NetLayerError {

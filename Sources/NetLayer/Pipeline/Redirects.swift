@@ -126,7 +126,7 @@ enum RedirectRule {
             next.body = nil
             for name in contentHeaders { next.headerFields.remove(name) }
         }
-        if !sameOrigin(from, target) {
+        if !Origin.same(from, target) {
             for field in next.headerFields
             where policy.sensitiveHeaders.contains(field.name.lowercased()) || secrets.isSecret(field.name) {
                 next.headerFields.remove(field.name)
@@ -134,12 +134,5 @@ enum RedirectRule {
         }
         let redirect = Redirect(statusCode: status, from: from, to: target, method: next.method)
         return (next, redirect)
-    }
-
-    /// Same scheme, host (case-insensitive) and effective port.
-    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
-        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80) }
-        return lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
-            && lhs.host?.lowercased() == rhs.host?.lowercased() && port(lhs) == port(rhs)
     }
 }

@@ -46,7 +46,7 @@ public struct Validation: Sendable {
     /// ``NetLayerError/Code/unacceptableContentType`` with the body, before decoding.
     public func acceptingContentTypes(_ types: [String]) -> Validation {
         var copy = self
-        copy.mediaTypes = types.map { String(MediaType.essence($0)).lowercased().trimmingTrailingSpaces() }
+        copy.mediaTypes = types.map { MediaType.essence($0) }
         return copy
     }
 
@@ -78,16 +78,8 @@ public struct Validation: Sendable {
         guard accepts(response) else { return .status }
         guard let mediaTypes else { return .accepted }
         if [204, 205, 304].contains(response.statusCode) || response.contentLength == 0 { return .accepted }
-        let type = response.headerFields["Content-Type"].map {
-            String(MediaType.essence($0)).lowercased().trimmingTrailingSpaces()
-        }
-        if let type, mediaTypes.contains(where: { Self.matches(type, $0) }) { return .accepted }
+        let type = response.headerFields["Content-Type"].map { MediaType.essence($0) }
+        if let type, mediaTypes.contains(where: { MediaType.matches(type, range: $0) }) { return .accepted }
         return .contentType(mediaTypes.joined(separator: " or "))
-    }
-
-    private static func matches(_ type: String, _ pattern: String) -> Bool {
-        if pattern == "*/*" || pattern == type { return true }
-        if pattern.hasSuffix("/*") { return type.hasPrefix(pattern.dropLast()) }
-        return pattern == MediaType.json && MediaType.isJSON(type)
     }
 }

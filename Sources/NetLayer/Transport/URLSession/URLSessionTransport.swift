@@ -240,9 +240,9 @@ public final class URLSessionTransport: Transport {
         }
     }
 
-    /// `scheme://host:port` of a URL.
+    /// The origin of a URL (``Origin``): `https://h` and `HTTPS://H:443` are one host.
     private static func hostKey(_ url: URL) -> String {
-        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
+        Origin(url)?.description ?? ""
     }
 
     /// A delegate-driven task: the head is returned as soon as it arrives; the body streams
