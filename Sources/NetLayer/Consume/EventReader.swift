@@ -3,7 +3,8 @@ import Foundation
 /// Reads one event source: opens the response, parses its body, and reconnects when asked to.
 ///
 /// Unchecked Sendable: `next()` runs for the stream's one consumer, one call at a time, and owns
-/// everything but `body` and `stopped`, which `stop()` (any thread) also touches under `lock`.
+/// everything but `connection` (the body and whether the reader stopped), which `stop()` (any
+/// thread) also touches: a ``LockedValue``.
 final class EventReader: @unchecked Sendable {
     private let executor: Executor
     private let reconnection: EventStreamReconnection?
@@ -26,9 +27,8 @@ final class EventReader: @unchecked Sendable {
     /// Connections in a row that ended within a second with at most one event.
     private var sparseConnections = 0
 
-    private let lock = NSLock()
-    private var body: BodyReader?
-    private var stopped = false
+    /// The current connection's body, and whether the consumer stopped.
+    private let connection = LockedValue((body: BodyReader?.none, stopped: false))
 
     /// The statuses after which a reconnection is tried (RFC 9110 transient failures).
     static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -58,14 +58,14 @@ final class EventReader: @unchecked Sendable {
 
     /// The consumer stopped: close the connection; nothing reconnects.
     func stop() {
-        let current = lock.withLock {
-            stopped = true
-            return body
+        let current = connection.withLock { connection in
+            connection.stopped = true
+            return connection.body
         }
         current?.stop()
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { connection.withLock { $0.stopped } }
 
     func next() async throws(NetLayerError) -> ServerSentEvent? {
         while true {
@@ -81,7 +81,7 @@ final class EventReader: @unchecked Sendable {
                 return event
             }
             if finished || isStopped { return nil }
-            guard let body = lock.withLock({ body }) else {
+            guard let body = connection.withLock({ $0.body }) else {
                 finished = true
                 return nil
             }
@@ -116,7 +116,7 @@ final class EventReader: @unchecked Sendable {
     /// Sets ``finished`` instead when the stream is over: a 204, a clean end with no reconnection,
     /// or the attempts used up after clean ends.
     private func connect(after failure: NetLayerError?, delay: Bool) async throws(NetLayerError) {
-        lock.withLock { body = nil }
+        connection.withLock { $0.body = nil }
         if let connectedAt {
             // A server that ends every connection at once (`retry: 0`, one event each) is a storm:
             // each such connection doubles the wait's floor.
@@ -156,9 +156,9 @@ final class EventReader: @unchecked Sendable {
                 connectedAt = .now
                 eventsOnConnection = 0
                 let reader = BodyReader(call: call, executor: executor)
-                let wasStopped = lock.withLock {
-                    if !stopped { body = reader }
-                    return stopped
+                let wasStopped = connection.withLock { connection in
+                    if !connection.stopped { connection.body = reader }
+                    return connection.stopped
                 }
                 if wasStopped { reader.stop() }
                 return
