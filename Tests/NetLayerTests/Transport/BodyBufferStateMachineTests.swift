@@ -93,10 +93,11 @@ struct BodyBufferStateMachineTests {
         #expect(result4 == .pause)
         let result5 = machine.applyWish()
         #expect(result5 == nil, "already applied")
-        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }  // 120 left
-        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }  // 90
-        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }  // 60
-        guard case .chunk(_, resume: true) = machine.read(1) else { return #expect(Bool(false)) }  // 30
+        // 150 bytes buffered: reads leave 120, 90, 60 (above half the limit), then 30.
+        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }
+        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }
+        guard case .chunk(_, resume: false) = machine.read(1) else { return #expect(Bool(false)) }
+        guard case .chunk(_, resume: true) = machine.read(1) else { return #expect(Bool(false)) }
         #expect(!machine.wantsPause)
         let result6 = machine.applyWish()
         #expect(result6 == .resume)
