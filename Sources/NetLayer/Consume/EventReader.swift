@@ -3,7 +3,8 @@ import Foundation
 /// Reads one event source: opens the response, parses its body, and reconnects when asked to.
 ///
 /// Unchecked Sendable: `next()` runs for the stream's one consumer, one call at a time, and owns
-/// everything but `body` and `stopped`, which `stop()` (any thread) also touches under `lock`.
+/// everything but `current` (the body and whether the reader stopped), which `stop()` (any
+/// thread) also touches: a ``LockedValue``.
 final class EventReader: @unchecked Sendable {
     /// How to send the stream's call again; the consumer never sees the pipeline.
     struct Connection: Sendable {
@@ -47,9 +48,8 @@ final class EventReader: @unchecked Sendable {
     /// Connections in a row that ended within a second with at most one event.
     private var sparseConnections = 0
 
-    private let lock = NSLock()
-    private var body: BodyReader?
-    private var stopped = false
+    /// The current connection's body, and whether the consumer stopped.
+    private let current = LockedValue((body: BodyReader?.none, stopped: false))
 
     /// The only media type an event stream may have.
     static let mediaType = "text/event-stream"
@@ -76,14 +76,14 @@ final class EventReader: @unchecked Sendable {
 
     /// The consumer stopped: close the connection; nothing reconnects.
     func stop() {
-        let current = lock.withLock {
-            stopped = true
-            return body
+        let body = current.withLock { current in
+            current.stopped = true
+            return current.body
         }
-        current?.stop()
+        body?.stop()
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { current.withLock { $0.stopped } }
 
     func next() async throws(NetLayerError) -> ServerSentEvent? {
         while true {
@@ -99,7 +99,7 @@ final class EventReader: @unchecked Sendable {
                 return event
             }
             if finished || isStopped { return nil }
-            guard let body = lock.withLock({ body }) else {
+            guard let body = current.withLock({ $0.body }) else {
                 finished = true
                 return nil
             }
@@ -134,7 +134,7 @@ final class EventReader: @unchecked Sendable {
     /// Sets ``finished`` instead when the stream is over: a 204, a clean end with no reconnection,
     /// or the attempts used up after clean ends.
     private func connect(after failure: NetLayerError?, delay: Bool) async throws(NetLayerError) {
-        lock.withLock { body = nil }
+        current.withLock { $0.body = nil }
         if let connectedAt {
             // A server that ends every connection at once (`retry: 0`, one event each) is a storm:
             // each such connection doubles the wait's floor.
@@ -174,9 +174,9 @@ final class EventReader: @unchecked Sendable {
                 connectedAt = .now
                 eventsOnConnection = 0
                 let reader = BodyReader(call: call, ended: connection.ended)
-                let wasStopped = lock.withLock {
-                    if !stopped { body = reader }
-                    return stopped
+                let wasStopped = current.withLock { current in
+                    if !current.stopped { current.body = reader }
+                    return current.stopped
                 }
                 if wasStopped { reader.stop() }
                 return

@@ -18,7 +18,7 @@ public struct LogSink: Sendable {
     func callAsFunction(_ line: String) { write(line) }
 
     /// Serialises blocks from concurrent requests so their lines never interleave.
-    private static let blockLock = NSLock()
+    private static let blockLock = LockedValue(())
 
     /// Writes several lines with no other block's lines between them. Each is one physical line
     /// that a terminal only displays: a CR or LF inside (from a body or a URL a server chose) is
@@ -26,6 +26,6 @@ public struct LogSink: Sendable {
     /// ``PrintableText``). Lines are redacted before they get here.
     func block(_ lines: [String]) {
         let safe = lines.map { PrintableText.escaped($0) }
-        Self.blockLock.withLock { safe.forEach(write) }
+        Self.blockLock.withLock { _ in safe.forEach(write) }
     }
 }

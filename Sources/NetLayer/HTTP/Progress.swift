@@ -67,22 +67,21 @@ public final class ProgressReporter: Sendable {
     }
 }
 
-/// Unchecked Sendable: the mutable fields are guarded by `lock`. The handler runs under the lock
-/// too, so events reach it in order whichever thread reports them.
-final class ProgressState: @unchecked Sendable {
+/// The last event of each direction, behind a lock. The handler runs under the lock too, so events
+/// reach it in order whichever thread reports them.
+final class ProgressState: Sendable {
     private let handler: @Sendable (TransferProgress) -> Void
-    private let lock = NSLock()
-    private var last: [TransferProgress.Direction: (completed: Int64, finished: Bool)] = [:]
+    private let last = LockedValue([TransferProgress.Direction: (completed: Int64, finished: Bool)]())
 
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
 
     /// Forgets what was reported: a new attempt's events start from zero.
-    func reset() { lock.withLock { last = [:] } }
+    func reset() { last.withLock { $0 = [:] } }
 
     func report(_ direction: TransferProgress.Direction, completed: Int64, expected: Int64?, finished: Bool) {
-        lock.withLock {
+        last.withLock { last in
             let previous = last[direction]
             if previous?.finished == true { return }
             let done = max(completed, previous?.completed ?? 0)

@@ -237,14 +237,13 @@ public final class ResponseBody: AsyncSequence, Sendable {
     }
 }
 
-/// Pulls from a type-erased sequence. Unchecked Sendable: the iterator is only used by the one
-/// consumer the single-pass claim lets through, one `next()` at a time; `state` is guarded by
-/// `lock` (``cancel()`` may come from any thread).
+/// Pulls from a type-erased sequence. Unchecked Sendable: the iterator (inside `nextChunk`, not
+/// `Sendable`) is only used by the one consumer the single-pass claim lets through, one `next()` at
+/// a time; `state` is a ``LockedValue`` (``cancel()`` may come from any thread).
 final class SequenceSource: @unchecked Sendable {
     private let nextChunk: () async throws -> Data?
     private let onCancel: (@Sendable () -> Void)?
-    private let lock = NSLock()
-    private var state = State.open
+    private let state = LockedValue(State.open)
 
     private enum State { case open, ended, cancelled }
 
@@ -256,24 +255,24 @@ final class SequenceSource: @unchecked Sendable {
     }
 
     func next() async throws -> Data? {
-        switch lock.withLock({ state }) {
+        switch state.withLock({ $0 }) {
         case .ended: return nil
         case .cancelled: throw CancellationError()
         case .open: break
         }
         do {
             let chunk = try await nextChunk()
-            if chunk == nil { lock.withLock { if state == .open { state = .ended } } }
+            if chunk == nil { state.withLock { if $0 == .open { $0 = .ended } } }
             return chunk
         } catch {
-            lock.withLock { if state == .open { state = .ended } }
+            state.withLock { if $0 == .open { $0 = .ended } }
             throw error
         }
     }
 
     /// Abandons the sequence: calls `onCancel` once, unless it already ended.
     func cancel() {
-        let wasOpen = lock.withLock {
+        let wasOpen = state.withLock { state in
             defer { if state == .open { state = .cancelled } }
             return state == .open
         }

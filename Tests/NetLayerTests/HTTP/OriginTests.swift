@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `Origin` (RFC 6454 §4, RFC 9110 §4.3.1): the one answer to "same scheme, host and port", used
-/// by `follow`, redirects and the transport's record of challenged hosts.
+/// by `follow` and redirects.
 @Suite("Origin")
 struct OriginTests {
     private func origin(_ text: String) throws -> Origin? { Origin(try #require(URL(string: text))) }

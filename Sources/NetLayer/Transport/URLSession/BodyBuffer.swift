@@ -12,16 +12,23 @@ import Foundation
 ///   `spillDirectory` until the consumer has read them, so memory stays flat; the file is removed
 ///   as soon as it is drained, and on cancellation.
 ///
-/// Unchecked Sendable: every mutable field is guarded by `lock`, except `applied`, which only the
-/// serial `controlQueue` touches.
-final class BodyBuffer: @unchecked Sendable {
+/// Every decision is made by a ``BodyBufferStateMachine`` under `state`'s lock; everything it asks
+/// for — resuming the reader, calling a drain's sink, pausing or cancelling the transfer, writing
+/// and reading the spill file — happens after that lock is released. The spill file has a lock of
+/// its own (`spill`): the producer holds it from its decision to the end of its write, and the
+/// reader while it reads, so the file always holds what the state machine counts.
+final class BodyBuffer: Sendable {
     /// How the buffer reaches the transfer behind it.
     struct Control: Sendable {
         /// Pauses the producer; `nil` when it cannot be paused (spill instead).
         var pause: (@Sendable () -> Void)?
+        /// Resumes a paused producer.
         var resume: (@Sendable () -> Void)?
+        /// Stops the producer.
         var cancel: @Sendable () -> Void
     }
+
+    typealias StateMachine = BodyBufferStateMachine<CheckedContinuation<Data?, any Error>>
 
     /// 1 MiB: four default-sized socket reads ahead, a small fraction of any device's memory.
     static let defaultLimit = 1 << 20
@@ -31,30 +38,14 @@ final class BodyBuffer: @unchecked Sendable {
     static let defaultMaximumSpill: Int64 = 4 << 30
 
     let limit: Int
+    let maximumSpill: Int64
     private let control: Control
-    private let lock = NSLock()
-    private var chunks: [Data] = []
-    private var first = 0
-    private var buffered = 0
-    private var peak = 0
-    private var end: Result<Void, any Error>?
-    private var waiter: CheckedContinuation<Data?, any Error>?
-    private var cancelled = false
-    private var wantsPause = false
-    private var pauses = 0
-    private var applied = false
-    private var spill: SpillFile?
-    private var spilled: Int64 = 0
-    /// Set by ``drain(into:)``: every chunk goes straight to it, on the producer's thread.
-    private var sink: (@Sendable (Data) throws -> Void)?
-    /// The producer is inside `sink` now. A ``finish(_:)`` from another thread meanwhile (a
-    /// deadline, a cancellation) leaves the drain's waiter to the producer, which resumes it once
-    /// the sink returned: the drain never returns while its sink still writes.
-    private var inSink = false
+    private let state: LockedValue<StateMachine>
+    /// The spill file, once the producer needed one; lock order: `spill`, then `state`.
+    private let spill = LockedValue<SpillFile?>(nil)
+    /// Where spill files go; `nil` when the producer pauses instead, or no directory was given.
     private let spillDirectory: URL?
     private static let controlQueue = DispatchQueue(label: "NetLayer.BodyBuffer.control")
-
-    let maximumSpill: Int64
 
     init(
         limit: Int = BodyBuffer.defaultLimit, control: Control, spillDirectory: URL? = nil,
@@ -63,98 +54,89 @@ final class BodyBuffer: @unchecked Sendable {
         self.limit = max(1, limit)
         self.maximumSpill = maximumSpill
         self.control = control
-        self.spillDirectory = spillDirectory
+        // Only a producer that cannot pause spills.
+        self.spillDirectory = control.pause == nil ? spillDirectory : nil
+        state = LockedValue(
+            StateMachine(
+                limit: limit, canPause: control.pause != nil, canSpill: spillDirectory != nil,
+                maximumSpill: maximumSpill))
     }
 
     deinit {
-        spill?.remove()
+        spill.withLock { file in
+            file?.remove()
+            file = nil
+        }
     }
 
     /// The most unread bytes held in memory at once, how often the producer was paused, and how
     /// many bytes went through a spill file (for tests and the documented bound).
     var statistics: (peakBytes: Int, pauses: Int, spilledBytes: Int64) {
-        lock.withLock { (peak, pauses, spilled) }
+        state.withLock { ($0.peak, $0.pauses, $0.spilled) }
     }
 
     /// Whether the producer is paused because the consumer lags (the idle timer must not count it).
-    var isPaused: Bool { lock.withLock { wantsPause } }
+    var isPaused: Bool { state.withLock { $0.wantsPause } }
+
+    // MARK: Producer
 
     /// Producer: a chunk arrived.
     func yield(_ data: Data) {
         if data.isEmpty { return }
-        var handOver: CheckedContinuation<Data?, any Error>?
-        var direct: (@Sendable (Data) throws -> Void)?
-        var pauseNow = false
-        var spillFailure: (any Error)?
-        lock.withLock {
-            if cancelled || end != nil { return }
-            if let sink {
-                direct = sink
-                inSink = true
-                return
-            }
-            if let waiter {
-                self.waiter = nil
-                handOver = waiter
-                return
-            }
-            if control.pause == nil, let spillDirectory, spill != nil || buffered + data.count > limit {
-                do {
-                    if spill == nil { spill = try SpillFile(in: spillDirectory) }
-                    if let spill, spill.unread + Int64(data.count) > maximumSpill {
-                        throw NetLayerError(
-                            .responseTooLarge,
-                            "the reader fell more than \(maximumSpill) bytes behind the response body")
-                    }
-                    try spill?.append(data)
-                    spilled += Int64(data.count)
-                } catch {
-                    spillFailure = error
-                }
-                return
-            }
-            chunks.append(data)
-            buffered += data.count
-            peak = max(peak, buffered)
-            if buffered >= limit && !wantsPause {
-                wantsPause = true
-                pauses += 1
-                pauseNow = true
+        guard let spillDirectory else {
+            perform(state.withLock { $0.yield(data) }, data)
+            return
+        }
+        // The decision and the write under the spill file's lock, so a reader never finds the file
+        // behind the count.
+        let outcome = spill.withLock { file -> (StateMachine.YieldAction, (any Error)?) in
+            let action = state.withLock { $0.yield(data) }
+            guard case .spill = action else { return (action, nil) }
+            do {
+                if file == nil { file = try SpillFile(in: spillDirectory) }
+                try file?.append(data)
+                return (action, nil)
+            } catch {
+                state.withLock { $0.spillFailed(count: data.count) }
+                return (action, error)
             }
         }
-        handOver?.resume(returning: data)
-        if let direct {
+        if let failure = outcome.1 {
+            finish(
+                failure as? NetLayerError
+                    ?? NetLayerError.fileFailed(
+                        "cannot hold the unread response body in a temporary file: \(failure.localizedDescription)",
+                        underlying: failure))
+            control.cancel()
+            return
+        }
+        perform(outcome.0, data)
+    }
+
+    /// Does what the state machine decided for a chunk (the spill write is already done).
+    private func perform(_ action: StateMachine.YieldAction, _ data: Data) {
+        switch action {
+        case .drop, .spill, .buffered(pause: false):
+            break
+        case .buffered(pause: true):
+            applyLatestWish()
+        case .resume(let waiter, let chunk):
+            waiter.resume(returning: chunk)
+        case .fail(let error):
+            finish(error)
+            control.cancel()
+        case .sink(let sink):
             // The producer is serial, so chunks reach the sink in order and one at a time.
             var sinkFailure: (any Error)?
-            do { try direct(data) } catch { sinkFailure = error }
-            let (late, end) = lock.withLock {
-                () -> (CheckedContinuation<Data?, any Error>?, Result<Void, any Error>?) in
-                inSink = false
-                // Finished by another thread while the sink ran: the waiter is this thread's to resume.
-                guard let end = self.end, let waiter = self.waiter else { return (nil, nil) }
-                self.waiter = nil
-                return (waiter, cancelled ? .failure(CancellationError()) : end)
-            }
-            if let late, let end {
-                switch end {
-                case .success: late.resume(returning: nil)
-                case .failure(let error): late.resume(throwing: error)
-                }
+            do { try sink(data) } catch { sinkFailure = error }
+            // Finished by another thread while the sink ran: the waiter is this thread's to resume.
+            if let (waiter, outcome) = state.withLock({ $0.sinkReturned() }) {
+                waiter.resume(with: outcome)
             }
             if let sinkFailure {
                 finish(sinkFailure)
                 control.cancel()
-                return
             }
-        }
-        if pauseNow { applyLatestWish() }
-        if let spillFailure {
-            finish(
-                spillFailure as? NetLayerError
-                    ?? NetLayerError.fileFailed(
-                        "cannot hold the unread response body in a temporary file: \(spillFailure.localizedDescription)",
-                        underlying: spillFailure))
-            control.cancel()
         }
     }
 
@@ -162,86 +144,62 @@ final class BodyBuffer: @unchecked Sendable {
     /// consumer that cancelled and waits is released now, once the transfer has let go of
     /// everything it held (a spooled request body, the connection).
     func finish(_ error: (any Error)?) {
-        let (waiter, cancelled): (CheckedContinuation<Data?, any Error>?, Bool) = lock.withLock {
-            if end != nil { return (nil, false) }
-            end = error.map { .failure($0) } ?? .success(())
-            // The producer is inside the sink: it resumes the waiter when the sink returns.
-            if inSink { return (nil, false) }
-            defer { self.waiter = nil }
-            return (self.waiter, self.cancelled)
-        }
-        if cancelled {
-            waiter?.resume(throwing: CancellationError())
-        } else if let error {
-            waiter?.resume(throwing: error)
-        } else {
-            waiter?.resume(returning: nil)
+        if let (waiter, outcome) = state.withLock({ $0.finish(error) }) {
+            waiter.resume(with: outcome)
         }
     }
+
+    // MARK: Consumer
 
     /// Consumer: the next chunk, waiting for one; `nil` at the end.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Data?, any Error>) in
-                var resumeNow = false
-                let outcome: Result<Data?, any Error>? = lock.withLock {
-                    if first < chunks.count {
-                        let chunk = chunks[first]
-                        chunks[first] = Data()
-                        first += 1
-                        if first >= 64 && first * 2 >= chunks.count {
-                            chunks.removeFirst(first)
-                            first = 0
-                        }
-                        buffered -= chunk.count
-                        if wantsPause && buffered <= limit / 2 {
-                            wantsPause = false
-                            resumeNow = true
-                        }
-                        return .success(chunk)
+                while true {
+                    switch state.withLock({ $0.read(continuation) }) {
+                    case .chunk(let chunk, let resume):
+                        if resume { applyLatestWish() }
+                        continuation.resume(returning: chunk)
+                        return
+                    case .resolve(let outcome):
+                        continuation.resume(with: outcome)
+                        return
+                    case .wait:
+                        return
+                    case .readSpill:
+                        // `nil`: the file went meanwhile (a cancellation); ask again.
+                        guard let outcome = readSpill() else { continue }
+                        continuation.resume(with: outcome.map { $0 })
+                        return
                     }
-                    switch readSpill() {
-                    case .success(let chunk?): return .success(chunk)
-                    case .failure(let error): return .failure(error)
-                    case .success(nil): break
-                    }
-                    if cancelled {
-                        // Wait for the producer to end, so that nothing the transfer holds outlives
-                        // the call.
-                        if end != nil { return .failure(CancellationError()) }
-                        return wait(continuation)
-                    }
-                    if let end {
-                        switch end {
-                        case .success: return .success(nil)
-                        case .failure(let error): return .failure(error)
-                        }
-                    }
-                    return wait(continuation)
                 }
-                if resumeNow { applyLatestWish() }
-                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
             cancel()
         }
     }
 
-    /// Makes `continuation` the one waiter, or, when a reader already waits (a second reader of a
-    /// single-pass body), fails it: a waiter is never replaced, so none is leaked or resumed
-    /// twice. Call under `lock`.
-    private func wait(
-        _ continuation: CheckedContinuation<Data?, any Error>
-    ) -> Result<Data?, any Error>? {
-        guard waiter == nil else {
-            return .failure(
-                NetLayerError(
-                    .bodyConsumed,
-                    "the response body is already being read by another task; bodies are single-pass"))
+    /// The next chunk of the spill file (the file is removed once drained); `nil` when there is no
+    /// spill any more.
+    private func readSpill() -> Result<Data, any Error>? {
+        spill.withLock { file -> Result<Data, any Error>? in
+            guard state.withLock({ $0.hasSpill }) else { return nil }
+            let chunk: Data?
+            do {
+                chunk = try file?.read(upTo: limit)
+            } catch {
+                return .failure(
+                    NetLayerError.fileFailed(
+                        "cannot read back the unread response body: \(error.localizedDescription)",
+                        underlying: error))
+            }
+            if state.withLock({ $0.spillRead(chunk?.count ?? 0) }) {
+                file?.remove()
+                file = nil
+            }
+            return chunk.map { .success($0) }
         }
-        waiter = continuation
-        return nil
     }
 
     /// Consumer: hands every chunk to `sink` until the end of the body: first those already
@@ -252,10 +210,23 @@ final class BodyBuffer: @unchecked Sendable {
     ///   `CancellationError` when the caller is cancelled (once the producer has ended).
     func drain(into sink: @escaping @Sendable (Data) throws -> Void) async throws {
         // Catch up with what is waiting, then switch the producer over.
-        while true {
-            let (pending, problem) = takePendingOrInstall(sink)
-            if let problem { throw problem }
-            guard let pending else { break }
+        catchUp: while true {
+            let pending: [Data]
+            switch state.withLock({ $0.takePendingOrInstall(sink) }) {
+            case .cancelled:
+                throw CancellationError()
+            case .installed:
+                break catchUp
+            case .chunks(let chunks, let resume):
+                if resume { applyLatestWish() }
+                pending = chunks
+            case .readSpill:
+                switch readSpill() {
+                case .success(let chunk)?: pending = [chunk]
+                case .failure(let error)?: throw error
+                case nil: continue catchUp
+                }
+            }
             do { for chunk in pending { try sink(chunk) } } catch {
                 cancel()
                 throw error
@@ -264,107 +235,43 @@ final class BodyBuffer: @unchecked Sendable {
         try await withTaskCancellationHandler {
             _ = try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Data?, any Error>) in
-                let outcome: Result<Data?, any Error>? = lock.withLock {
-                    // While the producer is inside the sink, it resumes this waiter when the sink
-                    // returns.
-                    if let end, !inSink {
-                        if cancelled { return .failure(CancellationError()) }
-                        if case .failure(let error) = end { return .failure(error) }
-                        return .success(nil)
-                    }
-                    return wait(continuation)
+                if let outcome = state.withLock({ $0.drainWait(continuation) }) {
+                    continuation.resume(with: outcome)
                 }
-                if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
             cancel()
         }
     }
 
-    /// The chunks waiting (from memory or the spill file), or, when none are left, installs
-    /// `sink` for the producer and returns `nil`.
-    private func takePendingOrInstall(_ sink: @escaping @Sendable (Data) throws -> Void) -> (
-        [Data]?, (any Error)?
-    ) {
-        lock.withLock {
-            if cancelled, end != nil { return (nil, CancellationError()) }
-            if first < chunks.count {
-                let pending = Array(chunks[first...])
-                chunks = []
-                first = 0
-                buffered = 0
-                if wantsPause {
-                    wantsPause = false
-                    Self.controlQueue.async { [self] in applyLatestWishNow() }
-                }
-                return (pending, nil)
-            }
-            switch readSpill() {
-            case .success(let chunk?): return ([chunk], nil)
-            case .failure(let error): return (nil, error)
-            case .success(nil): break
-            }
-            self.sink = sink
-            return (nil, nil)
-        }
-    }
-
-    /// The next chunk of the spill file (removed once drained); `nil` when there is none. Call
-    /// under `lock`.
-    private func readSpill() -> Result<Data?, any Error> {
-        guard let spill else { return .success(nil) }
-        do {
-            guard let chunk = try spill.read(upTo: limit) else { return .success(nil) }
-            if spill.isDrained {
-                spill.remove()
-                self.spill = nil
-            }
-            return .success(chunk)
-        } catch {
-            return .failure(
-                NetLayerError.fileFailed(
-                    "cannot read back the unread response body: \(error.localizedDescription)",
-                    underlying: error))
-        }
-    }
-
     /// Consumer: stop the transfer (the consumer went away or was cancelled). Idempotent. A
     /// consumer waiting in ``next()`` gets `CancellationError` once the producer has ended.
     func cancel() {
-        let stopProducer: Bool = lock.withLock {
-            if cancelled { return false }
-            cancelled = true
-            chunks = []
-            first = 0
-            buffered = 0
-            spill?.remove()
-            spill = nil
-            return end == nil
+        let (discardSpill, stopProducer) = state.withLock { $0.cancel() }
+        if discardSpill {
+            spill.withLock { file in
+                file?.remove()
+                file = nil
+            }
         }
         guard stopProducer else { return }
         // Off the caller's thread (it may hold the Swift task's lock; see TaskExchange.cancel), and
         // after any pause, so a suspended task is resumed before it is cancelled.
         Self.controlQueue.async { [self] in
-            if applied {
-                applied = false
-                control.resume?()
-            }
+            if state.withLock({ $0.liftPauseForCancel() }) { control.resume?() }
             control.cancel()
         }
     }
 
-    /// Applies the latest pause wish on the serial control queue.
+    /// Applies the latest pause wish on the serial control queue, so pauses and resumes reach the
+    /// producer in the order they were decided.
     private func applyLatestWish() {
-        Self.controlQueue.async { [self] in applyLatestWishNow() }
-    }
-
-    /// Applies the latest pause wish; runs on the control queue only.
-    private func applyLatestWishNow() {
-        let (wish, stopped) = lock.withLock { (wantsPause, cancelled || end != nil) }
-        if stopped && !applied { return }
-        let target = wish && !stopped
-        guard target != applied else { return }
-        applied = target
-        if target { control.pause?() } else { control.resume?() }
+        Self.controlQueue.async { [self] in
+            switch state.withLock({ $0.applyWish() }) {
+            case .pause?: control.pause?()
+            case .resume?: control.resume?()
+            case nil: break
+            }
+        }
     }
 }

@@ -38,7 +38,8 @@ enum DelegateQueue {
     /// would otherwise never finish): the operation then goes in, so at worst one more chunk per
     /// ``stallLimit`` is queued, never a deadlock.
     ///
-    /// Unchecked Sendable: the counters are only touched with `condition` locked.
+    /// Unchecked Sendable: restated from `OperationQueue`, which is unchecked itself; the counters
+    /// are only touched with `condition` locked (a condition variable: `LockedValue` cannot wait).
     final class BackpressureOperationQueue: OperationQueue, @unchecked Sendable {
         /// 256 operations: about 4 MiB of 16 KiB chunks, enough that the delegate never starves.
         static let highWater = 256

@@ -7,54 +7,43 @@ import Foundation
 /// The session's delegate: routes callbacks to the ``TaskExchange`` of each task.
 ///
 /// A session delegate rather than per-task delegates, because on Linux per-task delegates miss
-/// redirects and completion. Unchecked Sendable: its mutable fields (`exchanges`, `unclaimedChallenges`, `challengedHosts`) are only touched under `lock`.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    /// Keyed by task identity: with two sessions (see ``URLSessionTransport``) task identifiers repeat.
-    private var exchanges: [ObjectIdentifier: TaskExchange] = [:]
-    /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until the
-    /// sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
-    private var unclaimedChallenges:
-        [(task: ObjectIdentifier, request: URLRequest?, response: HTTPURLResponse)] = []
+/// redirects and completion. Sendable: its one stored property is a ``LockedValue`` (an `NSObject`
+/// subclass may be `Sendable` when it holds only `Sendable` constants).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// What the delegate keeps between callbacks.
+    private struct Registry {
+        /// Keyed by task identity: with two sessions (see ``URLSessionTransport``) task identifiers
+        /// repeat.
+        var exchanges: [ObjectIdentifier: TaskExchange] = [:]
+        /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until
+        /// the sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
+        var unclaimedChallenges: [(task: ObjectIdentifier, request: URLRequest?, response: HTTPURLResponse)] =
+            []
+    }
+
+    private let registry = LockedValue(Registry())
     private static let unclaimedLimit = 64
-    /// Linux: hosts (`scheme://host:port`) that have sent an authentication challenge; their
-    /// `data(for:)` calls record the body (see ``ChallengeBodyRecorder``). Bounded: past 1,024 hosts
-    /// it starts afresh.
-    private var challengedHosts: Set<String> = []
-
-    /// Whether `host` has sent an authentication challenge before (cheap when none ever did).
-    func hasChallenged(_ host: @autoclosure () -> String) -> Bool {
-        lock.withLock { !challengedHosts.isEmpty && challengedHosts.contains(host()) }
-    }
-
-    /// Remembers that `host` sent an authentication challenge.
-    func noteChallenge(from host: String) {
-        lock.withLock {
-            if challengedHosts.count >= 1024 { challengedHosts.removeAll() }
-            challengedHosts.insert(host)
-        }
-    }
 
     func register(_ exchange: TaskExchange) {
-        lock.withLock { exchanges[ObjectIdentifier(exchange.task)] = exchange }
+        registry.withLock { $0.exchanges[ObjectIdentifier(exchange.task)] = exchange }
     }
 
     func unregister(_ exchange: TaskExchange) {
-        _ = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(exchange.task)) }
+        _ = registry.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange.task)) }
     }
 
     /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged:
-    /// found by the task's identity when the sender knows it (it saw body bytes), else by the request
-    /// itself (URL, method, body and every header field the sender set).
+    /// found by the task's identity when the sender knows it, else by the request itself (URL,
+    /// method, body and every header field the sender set).
     func takeChallengeResponse(task: ObjectIdentifier?, request: URLRequest) -> HTTPURLResponse? {
-        lock.withLock {
+        registry.withLock { registry in
             let index =
-                task.flatMap { id in unclaimedChallenges.firstIndex { $0.task == id } }
-                ?? unclaimedChallenges.firstIndex {
+                task.flatMap { id in registry.unclaimedChallenges.firstIndex { $0.task == id } }
+                ?? registry.unclaimedChallenges.firstIndex {
                     $0.request.map { Self.sameRequest($0, request) } ?? false
                 }
             guard let index else { return nil }
-            return unclaimedChallenges.remove(at: index).response
+            return registry.unclaimedChallenges.remove(at: index).response
         }
     }
 
@@ -70,7 +59,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
-        lock.withLock { exchanges[ObjectIdentifier(task)] }
+        registry.withLock { $0.exchanges[ObjectIdentifier(task)] }
     }
 
     func urlSession(
@@ -112,11 +101,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     exchange.challenged(response)
                 } else {
                     let request = task.originalRequest
-                    lock.withLock {
-                        if unclaimedChallenges.count >= Self.unclaimedLimit {
-                            unclaimedChallenges.removeFirst()
+                    registry.withLock { registry in
+                        if registry.unclaimedChallenges.count >= Self.unclaimedLimit {
+                            registry.unclaimedChallenges.removeFirst()
                         }
-                        unclaimedChallenges.append((ObjectIdentifier(task), request, response))
+                        registry.unclaimedChallenges.append((ObjectIdentifier(task), request, response))
                     }
                 }
                 completionHandler(.cancelAuthenticationChallenge, nil)
@@ -149,7 +138,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ]
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = lock.withLock { exchanges.removeValue(forKey: ObjectIdentifier(task)) }
+        let exchange = registry.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(task)) }
         exchange?.complete(error: error)
     }
 }
@@ -163,30 +152,33 @@ extension Duration {
     }
 }
 
-/// Linux only: the per-task delegate of a `data(for:)` call to a host that has sent an
-/// authentication challenge before. It keeps the first bytes of the body, because when Linux
-/// URLSession meets a `401` with a `Basic` challenge, the session delegate must cancel the task, and
-/// `data(for:)` then throws away the body it had already read. With these bytes the call reports
-/// the same 401 body as a delegate-driven task. Not used for every call: each body chunk then hops
-/// through the delegate queue, which costs 5–8% of GET throughput. Unchecked Sendable: the fields
-/// are only touched under `lock`.
-final class ChallengeBodyRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// The most body bytes kept: an error page, never a download.
-    static let limit = 64 * 1024
-    private let lock = NSLock()
-    private var bytes = Data()
-    private var taskID: ObjectIdentifier?
+/// Linux only: the per-task delegate of every `data(for:)` and `upload(for:fromFile:)` call. When
+/// Linux URLSession meets a `401` with a challenge, the session delegate must cancel the task (else
+/// it waits forever), and `data(for:)` then throws away the body it had already read: Foundation
+/// keeps it only for the completion handler, which a cancelled task never gets. This delegate sees
+/// each chunk before that, and keeps the whole body of a `401` — and nothing of any other status —
+/// so the call reports the same 401 body as a delegate-driven task, from the first challenge on.
+/// Sendable: its one stored property is a ``LockedValue``.
+final class ChallengeBodyRecorder: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Record {
+        var bytes = Data()
+        var task: ObjectIdentifier?
+    }
+
+    private let record = LockedValue(Record())
 
     /// The task's identity, once a body byte arrived.
-    var task: ObjectIdentifier? { lock.withLock { taskID } }
-    /// The first ``limit`` bytes of the body.
-    var body: Data { lock.withLock { bytes } }
+    var task: ObjectIdentifier? { record.withLock { $0.task } }
+    /// The body of the `401`, whole (empty for any other status).
+    var body: Data { record.withLock { $0.bytes } }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock {
-            taskID = ObjectIdentifier(dataTask)
-            let room = Self.limit - bytes.count
-            if room > 0 { bytes.append(data.prefix(room)) }
+        // Foundation sets the task's response before it hands on the first body byte.
+        let challengeable = (dataTask.response as? HTTPURLResponse)?.statusCode == 401
+        let id = ObjectIdentifier(dataTask)
+        record.withLock { record in
+            record.task = id
+            if challengeable { record.bytes.append(data) }
         }
     }
 }

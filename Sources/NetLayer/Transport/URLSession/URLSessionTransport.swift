@@ -178,14 +178,10 @@ public final class URLSessionTransport: Transport {
             let (data, response) = try await sendDirectly(urlRequest, upload: upload, session: session)
             return TransportResponse(head: ResponseHead(response), body: ResponseBody(data))
         }
-        do {
-            return try await sendWatched(
-                urlRequest, upload: upload, uploadLength: body?.length, session: session, timeouts: timeouts,
-                progress: context.progress, cleanup: cleanup)
-        } catch {
-            cleanup?()
-            throw error
-        }
+        // The exchange runs the cleanup once, however the call ends.
+        return try await sendWatched(
+            urlRequest, upload: upload, uploadLength: body?.length, session: session, timeouts: timeouts,
+            progress: context.progress, cleanup: cleanup)
     }
 
     /// A small file-backed body, read whole.
@@ -201,21 +197,17 @@ public final class URLSessionTransport: Transport {
         Data, HTTPURLResponse
     ) {
         #if canImport(FoundationNetworking)
-            // Most transports never meet a challenge: then not even the host key is computed.
-            let recorder =
-                request.url.map { url in delegate.hasChallenged(Self.hostKey(url)) } == true
-                ? ChallengeBodyRecorder() : nil
+            // Every call, since any host may challenge: Foundation discards the body of a challenged
+            // task before the caller could see it (see ChallengeBodyRecorder).
+            let recorder = ChallengeBodyRecorder()
         #endif
         do {
             #if canImport(FoundationNetworking)
                 let (data, response) =
-                    switch (upload, recorder) {
-                    case (let file?, let recorder?):
-                        try await session.upload(
-                            for: request, fromFile: file, delegate: recorder)
-                    case (let file?, nil): try await session.upload(for: request, fromFile: file)
-                    case (nil, let recorder?): try await session.data(for: request, delegate: recorder)
-                    case (nil, nil): try await session.data(for: request)
+                    if let upload {
+                        try await session.upload(for: request, fromFile: upload, delegate: recorder)
+                    } else {
+                        try await session.data(for: request, delegate: recorder)
                     }
             #else
                 let (data, response) =
@@ -230,19 +222,12 @@ public final class URLSessionTransport: Transport {
         } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
             // Cancelled by the session delegate's auth-challenge handling, not by the caller.
             #if canImport(FoundationNetworking)
-                if let challenged = delegate.takeChallengeResponse(task: recorder?.task, request: request) {
-                    // From now on this host's calls keep their 401 bodies (see ChallengeBodyRecorder).
-                    if let url = request.url { delegate.noteChallenge(from: Self.hostKey(url)) }
-                    return (recorder?.body ?? Data(), challenged)
+                if let challenged = delegate.takeChallengeResponse(task: recorder.task, request: request) {
+                    return (recorder.body, challenged)
                 }
             #endif
             throw error
         }
-    }
-
-    /// The origin of a URL (``Origin``): `https://h` and `HTTPS://H:443` are one host.
-    private static func hostKey(_ url: URL) -> String {
-        Origin(url)?.description ?? ""
     }
 
     /// A delegate-driven task: the head is returned as soon as it arrives; the body streams
