@@ -58,23 +58,14 @@ extension WireTests {
                 return response
             }
             let api = TestAPI(server: server)
-            // Twice: the second call to a host that has challenged takes other code on Linux.
-            for attempt in 0..<2 {
+            // Twice: the first challenge of a host and a later one keep the body alike.
+            for _ in 0..<2 {
                 let error = await #expect(throws: NetLayerError.self) {
                     try await api.target(path).makeExecutor(timeout: timeout).execute()
                 }
                 #expect(error?.code == .unacceptableStatus)
                 #expect(error?.statusCode == 401)
-                // Known gap, left to the architecture issue (one send path): on Linux the direct path
-                // loses the body of the first 401 a host sends with a challenge.
-                #if canImport(FoundationNetworking)
-                    let bodyKept = timeout != nil || attempt > 0
-                #else
-                    let bodyKept = true
-                #endif
-                if bodyKept {
-                    #expect(error?.body.map { String(decoding: $0, as: UTF8.self) } == "log in first")
-                }
+                #expect(error?.body.map { String(decoding: $0, as: UTF8.self) } == "log in first")
             }
             #expect(server.requests(path: path).allSatisfy { $0.header("Authorization") == nil })
         }
