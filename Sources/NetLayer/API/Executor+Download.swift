@@ -73,7 +73,7 @@ extension Executor {
             let accepted = options.validation ?? resource.options.validation
             let consumer = DownloadConsumer(
                 destination: destination, resumable: resumable, requestURL: requestURL,
-                open: { resume throws(NetLayerError) in
+                send: { resume throws(NetLayerError) in
                     try await open(
                         debug: debug, streams: true,
                         validation: resume == nil ? nil : accepted.alsoAccepting(416),

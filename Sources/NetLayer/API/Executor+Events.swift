@@ -88,7 +88,7 @@ extension Executor {
             validation: options.validation ?? resource.options.validation,
             redaction: resource.options.redaction, setsAccept: setsOwnHeader("Accept"),
             setsCacheControl: setsOwnHeader("Cache-Control"), ended: options.progressEnded,
-            open: { left, validation, adjust throws(NetLayerError) in
+            send: { left, validation, adjust throws(NetLayerError) in
                 var attempt = stream
                 if let left { attempt.spec.deadline = left }
                 return try await attempt.open(

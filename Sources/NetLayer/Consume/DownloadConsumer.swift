@@ -11,7 +11,7 @@ struct DownloadConsumer {
     /// The request's URL, which the partial file's metadata names.
     let requestURL: String
     /// Sends the call, asking for the rest of a partial file when given a resume point.
-    let open: (DownloadFiles.ResumePoint?) async throws(NetLayerError) -> OpenedCall
+    let send: (DownloadFiles.ResumePoint?) async throws(NetLayerError) -> OpenedCall
 
     /// The download, with `destination` checked and claimed by the caller; the restart after a 416
     /// runs under the same claim.
@@ -21,7 +21,7 @@ struct DownloadConsumer {
         let resume =
             resumable
             ? await BlockingIO.shared.run { [requestURL] in files.resumePoint(for: requestURL) } : nil
-        let call = try await open(resume)
+        let call = try await send(resume)
         do {
             return try await save(call, files: files, resume: resume, restarted: restarted)
         } catch {
@@ -82,7 +82,7 @@ struct DownloadConsumer {
         defer { try? openFile?.close() }
         do {
             let handle = try await BlockingIO.shared.run { [offset, head = call.head, requestURL] in
-                try files.open(appendingAt: offset, head: head, url: requestURL)
+                try files.openPartial(appendingAt: offset, head: head, url: requestURL)
             }
             openFile = handle
             // Written where the chunks arrive (the transport's thread), not hopped to this task

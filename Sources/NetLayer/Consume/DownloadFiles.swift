@@ -92,7 +92,7 @@ struct DownloadFiles {
         return point
     }
 
-    /// Thrown by ``open(appendingAt:head:url:)`` when another process holds the resumable partial
+    /// Thrown by ``openPartial(appendingAt:head:url:)`` when another process holds the resumable partial
     /// file's lock: nothing of it may be touched.
     struct PartialInUse: Error {
         let reason: String
@@ -105,7 +105,7 @@ struct DownloadFiles {
     /// before anything in it changes; the lock lasts until the returned handle is closed. A call in
     /// another process holding it makes this throw ``PartialInUse``. (In this process,
     /// ``DownloadClaim`` already keeps two calls apart.)
-    func open(appendingAt offset: Int64, head: ResponseHead, url: String) throws -> FileHandle {
+    func openPartial(appendingAt offset: Int64, head: ResponseHead, url: String) throws -> FileHandle {
         let descriptor: Int32
         do {
             descriptor = try SystemFile.openForWriting(partial.path)

@@ -23,7 +23,7 @@ final class EventReader: @unchecked Sendable {
         /// Called when a connection's body ends, however it ends (``Executor/progressUpdates()``).
         let ended: (@Sendable () -> Void)?
         /// Sends the call with this total deadline, validation and request adjustment.
-        let open:
+        let send:
             @Sendable (Duration?, Validation, @escaping @Sendable (inout TransportRequest) -> Void)
                 async throws(NetLayerError) -> OpenedCall
     }
@@ -212,7 +212,7 @@ final class EventReader: @unchecked Sendable {
         if !lastEventID.isEmpty { _ = try HeaderFields.validatedValue(lastEventID, name: "Last-Event-ID") }
         let setsAccept = connection.setsAccept
         let setsCacheControl = connection.setsCacheControl
-        let call = try await connection.open(
+        let call = try await connection.send(
             left, connection.validation.alsoAccepting(204),
             { request in
                 if !setsAccept { request.headerFields.set("Accept", Self.mediaType) }
