@@ -22,15 +22,13 @@ final class CallRecord: Sendable {
     /// Set for a collected call with a response limit: the retry stage reads each attempt's body
     /// itself, up to this many bytes, so a body cut short is a failed attempt the policy may retry.
     let collectLimit: Int?
-    /// Whether code NetLayer does not control may change the request on its way.
-    let hasForeignCode: Bool
     /// What the attempts left behind.
     let attempts: AttemptRecord
 
     init(
         resource: Resource, prepared: PreparedRequest, pathParts: [String: any ParamConvertible],
         retryPolicy: RetryPolicy, redirectPolicy: RedirectPolicy, isIdempotent: Bool,
-        start: ContinuousClock.Instant, log: RequestLog?, collectLimit: Int?, hasForeignCode: Bool,
+        start: ContinuousClock.Instant, log: RequestLog?, collectLimit: Int?,
         attempts: AttemptRecord
     ) {
         self.resource = resource
@@ -42,7 +40,6 @@ final class CallRecord: Sendable {
         self.start = start
         self.log = log
         self.collectLimit = collectLimit
-        self.hasForeignCode = hasForeignCode
         self.attempts = attempts
     }
 

@@ -120,7 +120,7 @@ enum CallRunner {
             resource: resource, prepared: prepared, pathParts: spec.pathParts, retryPolicy: policy,
             redirectPolicy: options.redirectPolicy,
             isIdempotent: options.idempotentOverride ?? spec.method.isIdempotent, start: start, log: log,
-            collectLimit: collectLimit, hasForeignCode: pipeline.hasForeignCode, attempts: record)
+            collectLimit: collectLimit, attempts: record)
         var context = InterceptorContext(
             pathTemplate: spec.path, attempt: 1, isIdempotent: call.isIdempotent,
             transport: TransportContext(

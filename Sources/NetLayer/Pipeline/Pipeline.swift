@@ -27,6 +27,9 @@ struct Pipeline: Sendable {
 
     /// Outer to inner; the transport stage is not in it.
     let stages: [any Stage]
+    /// Whether code NetLayer does not control (interceptors, an authenticator) may change the
+    /// request or add credentials on its way.
+    let hasForeignCode: Bool
 
     /// The stages of a call with these policies.
     /// - Parameters:
@@ -45,6 +48,7 @@ struct Pipeline: Sendable {
         if let authentication { stages.append(AuthenticationStage(authentication: authentication)) }
         if redirects { stages.append(RedirectStage()) }
         self.stages = stages
+        hasForeignCode = !interceptors.isEmpty || authentication != nil
     }
 
     /// The resource's own pipeline: its retry policy, interceptors, authenticator and redirects.
@@ -64,10 +68,6 @@ struct Pipeline: Sendable {
             retries: !policy.isNone, interceptors: own.interceptors + options.interceptors,
             authentication: own.authentication, redirects: options.redirectPolicy.maximum > 0)
     }
-
-    /// Whether code NetLayer does not control may change the request on its way (then the
-    /// transport stage checks it again).
-    var hasForeignCode: Bool { stages.contains { $0 is InterceptorStage || $0 is AuthenticationStage } }
 
     /// Runs `request` through the stages and the transport.
     func run(_ request: TransportRequest, context: InterceptorContext) async throws -> TransportResponse {
