@@ -32,14 +32,6 @@ final class TaskExchange: Sendable {
     /// Dispatch queue, so it fires on time even when the cooperative pool is busy (a timer task on
     /// the pool fired hundreds of ms late under load).
     private static let watchdogQueue = DispatchQueue(label: "NetLayer.URLSessionTransport.timeouts")
-    /// Where the watchdog has URLSession tasks cancelled: `cancel()` can wait for URLSession's own
-    /// queue, so it never runs on the watchdog's queue (other calls' deadlines would wait behind
-    /// it). A serial queue of its own always gets a thread, even when the global queues hold back
-    /// new ones (a cooperative pool whose every thread is blocked held a timed-out transfer open
-    /// for 1.8 s). Other cancellations go to the global queue, where one slow `cancel()` does not
-    /// hold back the next.
-    private static let timeoutCancelQueue = DispatchQueue(
-        label: "NetLayer.URLSessionTransport.timeouts.cancel")
 
     init(
         task: URLSessionTask, progress: ProgressReporter?, uploadLength: Int64?, bufferLimit: Int,
@@ -205,11 +197,16 @@ final class TaskExchange: Sendable {
         if let route = action.cancelTask { cancelTask(on: route) }
     }
 
+    /// Cancels the URLSession task on a thread of its own, whoever asked (the watchdog, the
+    /// caller, a reader that stopped or hit its limit). `cancel()` can wait for URLSession's own
+    /// queue, so it never runs on the watchdog's queue or under a lock; and a thread of its own
+    /// always starts, where the global queues held back new work while the cooperative pool was
+    /// busy (a timed-out transfer stayed open for 1.8 s; a limited call's transfer ran to 321 MB
+    /// under a full parallel test run), and where one serial queue let one slow `cancel()` hold
+    /// back the next (142 MB). A cancellation is rare next to the calls, so a thread each costs
+    /// little.
     private func cancelTask(on route: StateMachine.CancelRoute) {
         let task = self.task
-        switch route {
-        case .global: DispatchQueue.global().async { task.cancel() }
-        case .timeouts: Self.timeoutCancelQueue.async { task.cancel() }
-        }
+        Thread.detachNewThread { task.cancel() }
     }
 }
