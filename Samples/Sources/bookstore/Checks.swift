@@ -55,6 +55,10 @@ extension NetLayerError {
 
 /// Console output of the story.
 enum Console {
+    static func chapter(_ title: String, _ subtitle: String) {
+        print("\n\n══ \(title): \(subtitle)")
+    }
+
     static func step(_ number: Int, _ title: String) {
         print("\n── \(number). \(title)")
     }
@@ -79,97 +83,7 @@ extension Duration {
 
     /// `1.23 s`.
     var inSeconds: String { String(format: "%.2f s", secondsValue) }
-}
 
-/// Finds a document's Swift code blocks in the sample's sources, so docs show only code that
-/// compiles (and, here, runs). A block matches when its lines, stripped of indentation and with
-/// blank lines left out, appear in that order, one after the other, in one source file.
-///
-/// A block opened with ```` ```swift not-compiled ```` is code that cannot build here (SwiftUI,
-/// Vapor); it is counted, not checked, and the document must say so next to it. Any other info
-/// string after `swift` is refused, so a typo cannot switch the check off.
-enum DocSnippets {
-    /// `Samples/Sources`, found from this file's path.
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent()
-    /// The repository root.
-    static let repository = sources.deletingLastPathComponent().deletingLastPathComponent()
-
-    /// Checks every ```swift block of `document` (a path from the repository root); returns how
-    /// many there were, the files they were found in, and how many were marked `not-compiled`.
-    static func check(_ document: String) throws -> (blocks: Int, files: Set<String>, notCompiled: Int) {
-        let markdown = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
-        let files = try swiftFiles().map { file in
-            (
-                name: file.path.replacingOccurrences(of: sources.path + "/", with: ""),
-                lines: normalized(try String(contentsOf: file, encoding: .utf8))
-            )
-        }
-        let (blocks, notCompiled) = try codeBlocks(markdown, document: document)
-        try expect(!blocks.isEmpty, "\(document) has no Swift code blocks")
-        var found: Set<String> = []
-        for block in blocks {
-            let lines = normalized(block)
-            guard let file = files.first(where: { contains($0.lines, lines) }) else {
-                throw StoryFailure(
-                    message:
-                        "\(document): a code block is not in the sample's sources; it starts with: \(lines.first ?? "")"
-                )
-            }
-            found.insert(file.name)
-        }
-        return (blocks.count, found, notCompiled)
-    }
-
-    private static func swiftFiles() throws -> [URL] {
-        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        else {
-            throw StoryFailure(message: "cannot list \(sources.path)")
-        }
-        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-    }
-
-    private static func codeBlocks(_ markdown: String, document: String) throws -> (
-        checked: [String], notCompiled: Int
-    ) {
-        var blocks: [String] = []
-        var notCompiled = 0
-        var current: [Substring]?
-        var inOtherBlock = false
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, !inOtherBlock, trimmed.hasPrefix("```") {
-                let info = trimmed.dropFirst(3).split(separator: " ")
-                if info.first == "swift", info.count == 1 {
-                    current = []
-                } else if info.first == "swift", info.dropFirst().elementsEqual(["not-compiled"]) {
-                    notCompiled += 1
-                    inOtherBlock = true
-                } else if info.first?.hasPrefix("swift") == true {
-                    throw StoryFailure(message: "\(document): unknown code block kind \(trimmed)")
-                } else {
-                    inOtherBlock = true
-                }
-            } else if inOtherBlock, trimmed == "```" {
-                inOtherBlock = false
-            } else if let lines = current, trimmed == "```" {
-                blocks.append(lines.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return (blocks, notCompiled)
-    }
-
-    private static func normalized(_ text: String) -> [String] {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
-        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start..<(start + needle.count)].elementsEqual(needle)
-        }
-    }
+    /// `1.3 ms`.
+    var inMilliseconds: String { String(format: "%.1f ms", secondsValue * 1000) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The docs show only code that compiles: every ```swift block of a document appears, line for
-/// line, in the test file that compiles it (the sample checks the other documents the same way). A
+/// line, in the test file that compiles it, or in the sample, which compiles and runs the other documents' code. A
 /// block fenced ```swift not-compiled (code that needs a package or platform the tests lack) is
 /// skipped; any other word after `swift` fails, so a typo cannot turn the check off.
 @Suite("Docs are compiled")
@@ -20,21 +20,72 @@ struct DocsExamplesTests {
 
     @Test("Every Swift block is compiled by the tests", arguments: documents)
     func everySwiftBlockIsCompiled(_ document: String, _ examplesFile: String) throws {
-        let markdown = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+        let markdown = try String(
+            contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
         let examples = Self.normalized(
             try String(contentsOf: Self.tests.appendingPathComponent(examplesFile), encoding: .utf8))
         let blocks = try Self.swiftBlocks(markdown)
         #expect(blocks.count >= 5)
         for block in blocks {
             let lines = Self.normalized(block)
-            #expect(Self.contains(examples, lines), "\(document): not in \(examplesFile): \(lines.first ?? "")")
+            #expect(
+                Self.contains(examples, lines), "\(document): not in \(examplesFile): \(lines.first ?? "")")
         }
+    }
+
+    /// The documents whose code the sample compiles and runs (`swift run --package-path Samples
+    /// bookstore`, a CI step): each block must be found in one file under `Samples/Sources`.
+    static let sampleDocuments = [
+        "README.md", "Docs/GettingStarted.md", "Docs/Integration.md", "Docs/Migration.md",
+        "Docs/Transfers.md", "Docs/Streaming.md", "Docs/Resilience.md",
+    ]
+
+    @Test("Every Swift block is in one of the sample's files", arguments: sampleDocuments)
+    func everySwiftBlockIsInTheSample(_ document: String) throws {
+        let markdown = try String(
+            contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+        let files = try Self.sampleFiles().map { file in
+            (
+                name: file.lastPathComponent,
+                lines: Self.normalized(try String(contentsOf: file, encoding: .utf8))
+            )
+        }
+        #expect(files.count >= 20, "the sample's sources were not found")
+        let blocks = try Self.swiftBlocks(markdown)
+        #expect(!blocks.isEmpty, "\(document) has no Swift code blocks")
+        for block in blocks {
+            let lines = Self.normalized(block)
+            #expect(
+                files.contains { Self.contains($0.lines, lines) },
+                "\(document): a code block is not in Samples/Sources; it starts with: \(lines.first ?? "")")
+        }
+    }
+
+    @Test func aBlockMissingFromTheSampleFailsTheCheck() throws {
+        let files = try Self.sampleFiles().map {
+            Self.normalized(try String(contentsOf: $0, encoding: .utf8))
+        }
+        let invented = Self.normalized("let answer = try await Bookstore.nowhere()\nprint(answer)")
+        #expect(!files.contains { Self.contains($0, invented) })
+        let real = Self.normalized("final class Bookstore: Resource, @unchecked Sendable {")
+        #expect(files.contains { Self.contains($0, real) })
+    }
+
+    /// Every `.swift` file under `Samples/Sources`.
+    static func sampleFiles() throws -> [URL] {
+        let sources = repository.appendingPathComponent("Samples/Sources")
+        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        else {
+            return []
+        }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
     @Test func aTypoInTheFenceFailsTheCheck() {
         #expect(throws: (any Error).self) { try Self.swiftBlocks("```swift not-compild\nlet x = 1\n```\n") }
         #expect(throws: Never.self) {
-            let blocks = try Self.swiftBlocks("```swift not-compiled\nlet x = 1\n```\n```swift\nlet y = 2\n```\n")
+            let blocks = try Self.swiftBlocks(
+                "```swift not-compiled\nlet x = 1\n```\n```swift\nlet y = 2\n```\n")
             #expect(blocks == ["let y = 2"])
         }
     }

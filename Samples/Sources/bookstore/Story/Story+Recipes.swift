@@ -52,7 +52,8 @@ extension Story {
                 && response.duration > .zero,
             "response(model:): \(response.statusCode) \(response.sentRequest.url)")
         Console.ok(
-            "response(model:): \(response.statusCode), Content-Type, \(response.duration), the URL sent")
+            "response(model:): \(response.statusCode), Content-Type, \(response.duration.inMilliseconds), the URL sent"
+        )
 
         let debugged = try await walk.debugOneCall()
         let quick = try await api.book().getQuickly(id: 2)

@@ -86,23 +86,4 @@ extension Story {
         Console.ok("a 404 from the stub is validated like any other: NetLayerError .unacceptableStatus")
         record("ran the client offline over custom transports (stub, decorator, legacy adapter)")
     }
-
-    /// These documents show this sample's code: each of their Swift blocks must be found here
-    /// (a block marked `swift not-compiled`, for SwiftUI or Vapor, is only counted).
-    func docsAreCompiled() async throws {
-        let documents = [
-            "Docs/GettingStarted.md", "Docs/Integration.md", "Docs/Migration.md", "Docs/Transfers.md",
-            "Docs/Streaming.md", "Docs/Resilience.md",
-        ]
-        for document in documents {
-            begin("\(document): every Swift block is code this sample compiles and runs")
-            let checked = try DocSnippets.check(document)
-            Console.ok(
-                "\(checked.blocks) blocks, each found line for line in one of these \(checked.files.count) files:"
-            )
-            for file in checked.files.sorted() { Console.info("Samples/Sources/\(file)") }
-            let skipped = checked.notCompiled > 0 ? " (+\(checked.notCompiled) marked not-compiled)" : ""
-            record("\(document): \(checked.blocks) code blocks, all compiled here\(skipped)")
-        }
-    }
 }

@@ -22,31 +22,53 @@ final class Story {
     }
 
     func run() async throws {
+        chapter("Reading", "a Resource for the service, a Target per API section, models decoded")
         try await quickStart()
         try await browse()
+
+        chapter("Writing and uploading", "JSON bodies, multipart files, progress, byte ranges")
         let book = try await createBook()
         try await uploadCover(for: book)
         try await uploadLargeCover(for: book)
+
+        chapter("Downloading", "to a file, resumed after a cut, or read as it arrives")
         let export = try await downloadExport()
         try await resumeExport(export)
         try await streamExport(export)
         try await readFeed()
+
+        chapter("Server-Sent Events", "an answer token by token, errors, a live feed that reconnects")
         try await streamChat(mentioning: book)
         try await stopChatEarly()
         try await streamErrors()
         try await followLiveFeed()
         try await readFeedDecoded()
+
+        chapter("Custom transports", "the same client offline, over a stub")
         try await customTransport()
+
+        chapter("Errors", "what a failed call tells you")
         try await deleteBook(book)
         try await wrongToken()
+
+        chapter("Rate limits", "a burst against the server's 5 requests per second")
         try await burstWithoutLimiter()
         try await burstWithLimiter()
+
+        chapter("Resilience", "expiring tokens, retries, idempotent POSTs, validation")
         try await resilience()
+
+        chapter(
+            "The guides' clients", "Docs/GettingStarted.md, Integration.md and Migration.md, run as written")
         let guideAPI = try await gettingStarted()
         try await mainActorModel(api: guideAPI)
         try await serverRoute(api: guideAPI)
         try await migratedClient()
-        try await docsAreCompiled()
+    }
+
+    /// Starts a chapter of the story: one feature, read in one screen.
+    func chapter(_ title: String, _ subtitle: String) {
+        Console.chapter(title, subtitle)
     }
 
     func begin(_ title: String) {
