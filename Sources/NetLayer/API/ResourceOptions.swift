@@ -5,6 +5,17 @@ import Foundation
 #endif
 
 /// Settings of a ``Resource`` beyond its address.
+///
+/// Start from the defaults and set only what differs, in any order:
+/// ```swift
+/// let options = ResourceOptions {
+///     $0.retryPolicy = .exponential(statusCodes: [502, 503])
+///     $0.debug = true
+/// }
+/// ```
+/// Every property, its type and default are listed in `Docs/Guide.md` ("Resource options"). The
+/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``
+/// works too, but takes its arguments in that fixed order.
 public struct ResourceOptions: Sendable {
     /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
     public var encoder: JSONEncoder
@@ -73,7 +84,19 @@ public struct ResourceOptions: Sendable {
         return encoder
     }
 
-    /// Creates options; every argument has the default documented on its property.
+    /// Creates options from the defaults, then lets `configure` change any of them, in any order:
+    /// `ResourceOptions { $0.bodyParams = .json; $0.timeout = .seconds(10) }`. One expression, so it
+    /// fits an argument: `super.init(…, options: ResourceOptions { $0.debug = true })`.
+    /// - Parameter configure: Sets the properties that differ from their defaults (each default is
+    ///   documented on its property). Called once, before this initializer returns.
+    /// - Throws: Only what `configure` throws.
+    public init(_ configure: (inout ResourceOptions) throws -> Void) rethrows {
+        self.init()
+        try configure(&self)
+    }
+
+    /// Creates options; every argument has the default documented on its property. The arguments
+    /// must come in this order; ``init(_:)`` sets any of them in any order.
     public init(
         encoder: JSONEncoder = ResourceOptions.defaultEncoder,
         decoder: JSONDecoder = JSONDecoder(),

@@ -40,8 +40,9 @@ extension Authenticator {
 /// let auth = Authentication.bearer(token: saved.accessToken) { rejected in
 ///     try await tokens.refresh(rejecting: rejected)   // returns the new access token
 /// }
-/// let api = BookstoreAPI(options: ResourceOptions(authentication: auth))
+/// let api = BookstoreAPI(options: ResourceOptions { $0.authentication = auth })
 /// ```
+/// A token that cannot be renewed (a personal access token) is ``bearer(token:)``.
 public final class Authentication: Sendable {
     /// The authenticator.
     public let authenticator: any Authenticator
@@ -91,6 +92,21 @@ public final class Authentication: Sendable {
         refresh: @escaping @Sendable (_ rejected: String) async throws -> String
     ) -> Authentication {
         Authentication(BearerAuthenticator(token: token, refresh: refresh), refreshTimeout: refreshTimeout)
+    }
+
+    /// A bearer token that cannot be renewed (a personal access token, an API token):
+    /// `Authorization: Bearer <token>` on every attempt, redacted like every credential in debug
+    /// output, `curl` commands and error descriptions, and masked wherever a server echoes it.
+    /// With nothing to refresh, a 401 is not a rejection: it goes to validation and throws
+    /// ``NetLayerError/Code/unacceptableStatus`` once, not replayed (as
+    /// ``basic(username:password:)``). A token that expires wants
+    /// ``bearer(token:refreshTimeout:refresh:)``.
+    /// - Parameter token: Sent after `Bearer `, with surrounding spaces and tabs trimmed. An empty
+    ///   token makes every call throw ``NetLayerError/Code/invalidValue``, and one with a control
+    ///   character (a line break read from a file) ``NetLayerError/Code/invalidHeader``; either way
+    ///   nothing is sent.
+    public static func bearer(token: String) -> Authentication {
+        Authentication(StaticBearerAuthenticator(token: token))
     }
 
     /// A bearer token kept in your own store: `currentToken` is read for every attempt, and
@@ -342,6 +358,29 @@ struct StoredBearerAuthenticator: Authenticator {
     func refresh() async throws {
         try await renew(try await currentToken())
     }
+}
+
+/// `Authorization: Bearer <token>` with a token that is never renewed.
+struct StaticBearerAuthenticator: Authenticator {
+    /// The token without surrounding spaces and tabs.
+    let token: String
+
+    init(token: String) {
+        self.token = token.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+    }
+
+    func authenticate(_ request: inout TransportRequest) async throws {
+        // A token read from a missing setting would otherwise go out as a bare "Bearer".
+        if token.isEmpty {
+            throw NetLayerError.invalidValue(part: "authentication", reason: "the bearer token is empty")
+        }
+        try request.headerFields.setValue("Bearer \(token)", for: "Authorization")
+    }
+
+    /// Never called: nothing is a rejection.
+    func refresh() async throws {}
+
+    func isRejection(_ response: ResponseHead) -> Bool { false }
 }
 
 /// `Authorization: Basic base64(user:password)`.

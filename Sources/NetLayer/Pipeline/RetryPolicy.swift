@@ -25,7 +25,11 @@ public struct RetryPolicy: Sendable {
     /// The longest wait between two attempts, `Retry-After` included. Clamped to
     /// ``Timeouts/maximum``.
     public var maximumDelay: Duration
-    /// Responses that are retried. Default ``retryableStatusCodes``.
+    /// Responses that are retried. Default ``retryableStatusCodes``. Only 300–599 can be listed:
+    /// any other code (a 2xx is a success, a 1xx is never a final response, and anything outside
+    /// 100–599 is not an HTTP status) makes every call throw ``NetLayerError/Code/invalidValue``
+    /// before anything is sent. An empty set retries transient transport errors only. A
+    /// ``predicate(backoff:_:)`` ignores it unless it calls ``qualifiesByDefault(_:)``.
     public var statusCodes: Set<Int>
     private let delay: Delay
     private let shouldRetry: (@Sendable (RetryAttempt) -> Bool)?
@@ -52,10 +56,17 @@ public struct RetryPolicy: Sendable {
     ///   - delay: Default 1 s.
     ///   - maximumAttempts: Attempts in all, the first included. Default 3.
     ///   - maximumDelay: The longest `Retry-After` honoured. Default 60 s.
+    ///   - statusCodes: The response statuses retried, say `[502, 503]`; transient transport
+    ///     errors are retried whatever it holds. Default ``retryableStatusCodes``. A code outside
+    ///     300–599 makes every call throw ``NetLayerError/Code/invalidValue`` (see
+    ///     ``statusCodes``).
     public static func fixed(
-        delay: Duration = .seconds(1), maximumAttempts: Int = 3, maximumDelay: Duration = .seconds(60)
+        delay: Duration = .seconds(1), maximumAttempts: Int = 3, maximumDelay: Duration = .seconds(60),
+        statusCodes: Set<Int> = RetryPolicy.retryableStatusCodes
     ) -> RetryPolicy {
-        RetryPolicy(maximumAttempts: maximumAttempts, maximumDelay: maximumDelay, delay: .fixed(delay))
+        RetryPolicy(
+            maximumAttempts: maximumAttempts, maximumDelay: maximumDelay, delay: .fixed(delay),
+            statusCodes: statusCodes)
     }
 
     /// Exponential backoff with full jitter: before retry *n* it waits a random time between zero
@@ -66,20 +77,26 @@ public struct RetryPolicy: Sendable {
     ///   - multiplier: Default 2.
     ///   - maximumDelay: The cap on each wait, `Retry-After` included. Default 30 s.
     ///   - maximumAttempts: Attempts in all, the first included. Default 4.
+    ///   - statusCodes: The response statuses retried, say `[502, 503]`; transient transport
+    ///     errors are retried whatever it holds. Default ``retryableStatusCodes``. A code outside
+    ///     300–599 makes every call throw ``NetLayerError/Code/invalidValue`` (see
+    ///     ``statusCodes``).
     public static func exponential(
         base: Duration = .milliseconds(200), multiplier: Double = 2, maximumDelay: Duration = .seconds(30),
-        maximumAttempts: Int = 4
+        maximumAttempts: Int = 4, statusCodes: Set<Int> = RetryPolicy.retryableStatusCodes
     ) -> RetryPolicy {
         RetryPolicy(
             maximumAttempts: maximumAttempts, maximumDelay: maximumDelay,
-            delay: .exponential(base: base, multiplier: multiplier))
+            delay: .exponential(base: base, multiplier: multiplier), statusCodes: statusCodes)
     }
 
     /// A policy whose predicate decides which failures are retried (instead of
     /// ``statusCodes`` and the transient transport errors), waiting as `backoff` does. The rules
     /// listed on ``RetryPolicy`` still hold.
     /// - Parameters:
-    ///   - backoff: Supplies the delays and caps. Default ``exponential(base:multiplier:maximumDelay:maximumAttempts:)``.
+    ///   - backoff: Supplies the delays, the caps and the ``statusCodes`` that
+    ///     ``qualifiesByDefault(_:)`` uses. Default
+    ///     ``exponential(base:multiplier:maximumDelay:maximumAttempts:statusCodes:)``.
     ///   - shouldRetry: Called after each failed attempt.
     public static func predicate(
         backoff: RetryPolicy = .exponential(), _ shouldRetry: @escaping @Sendable (RetryAttempt) -> Bool
@@ -115,6 +132,9 @@ public struct RetryPolicy: Sendable {
         if maximumDelay < .zero {
             return .invalidValue(part: "retryPolicy.maximumDelay", reason: "\(maximumDelay) is negative")
         }
+        if let reason = Self.statusCodesProblem(statusCodes) {
+            return .invalidValue(part: "retryPolicy.statusCodes", reason: reason)
+        }
         switch delay {
         case .none: return nil
         case .fixed(let value) where value < .zero:
@@ -126,6 +146,24 @@ public struct RetryPolicy: Sendable {
                 reason: "base \(base) must not be negative and multiplier \(multiplier) must be at least 1")
         default: return nil
         }
+    }
+
+    /// Why `codes` cannot be retried, or `nil`: each must be a final, unsuccessful HTTP status,
+    /// 300–599.
+    static func statusCodesProblem(_ codes: Set<Int>) -> String? {
+        // Checked for every call: no allocation when every code is usable.
+        if codes.allSatisfy({ (300...599).contains($0) }) { return nil }
+        let refused = codes.filter { !(300...599).contains($0) }.sorted()
+        guard let first = refused.first else { return nil }
+        let listed =
+            refused.prefix(5).map(String.init).joined(separator: ", ") + (refused.count > 5 ? ", …" : "")
+        let why: String
+        switch first {
+        case 100...199: why = "1xx responses are interim, never the final response a retry could follow"
+        case 200...299: why = "2xx responses are successes; retrying one would repeat a call that worked"
+        default: why = "HTTP status codes are 100–599"
+        }
+        return "\(listed) cannot be retried: only 300–599 can be listed (\(why))"
     }
 
     /// The cap actually applied.

@@ -40,6 +40,41 @@ extension WireTests {
             #expect(server.requests(path: path).last?.header("Authorization") == "Bearer \(token)")
         }
 
+        /// A token that is never refreshed (`Authentication.bearer(token:)`) is as secret: a 401
+        /// echoing it shows `<redacted>` in debug lines and in the error.
+        @Test func aStaticBearerTokenIsMaskedInDebugLinesAndErrors() async throws {
+            let server = try Self.server.get()
+            let token = "pat-9f8e7d6c5b4a"
+            let path = uniquePath()
+            server.route(path) { _ in
+                LoopbackResponse(
+                    status: 401, headers: [("X-Echo", "revoked: \(token)"), (token, "1")],
+                    body: Data("token \(token.uppercased()) was revoked".utf8))
+            }
+            let lines = LineCollector()
+            let api = TestAPI(
+                server: server,
+                options: ResourceOptions {
+                    $0.authentication = .bearer(token: token)
+                    $0.debug = true
+                    $0.log = lines.sink
+                })
+            var texts: [String] = []
+            do {
+                try await api.target(path).makeExecutor().execute()
+                Issue.record("a 401 must throw")
+            } catch let error as NetLayerError {
+                texts += [error.description, error.debugDescription, error.bodyPreview() ?? ""]
+                #expect(error.statusCode == 401 && error.attempts == 1)
+            }
+            texts += lines.lines
+            let all = texts.joined(separator: "\n")
+            #expect(leakedSecret(in: all, of: [token]) == nil, "\(all)")
+            #expect(all.contains("X-Echo: revoked: <redacted>"), "\(all)")
+            #expect(all.contains("token <redacted> was revoked"), "\(all)")
+            #expect(server.requests(path: path).map { $0.header("Authorization") } == ["Bearer \(token)"])
+        }
+
         @Test func aTokenRefreshedAfterA401IsMaskedToo() async throws {
             let server = try Self.server.get()
             let old = "old-token-1111"

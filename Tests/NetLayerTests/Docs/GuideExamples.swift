@@ -23,7 +23,10 @@ enum GuideExamples {
                 defaultHeaders: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
                 defaultParams: ["locale": "en"],
                 rateLimits: [RateLimit(requests: 5, per: .seconds(1))],
-                options: ResourceOptions(timeout: .seconds(15), resourceTimeout: .seconds(60))
+                options: ResourceOptions {
+                    $0.timeout = .seconds(15)
+                    $0.resourceTimeout = .seconds(60)
+                }
             )
         }
 
@@ -71,8 +74,19 @@ enum GuideExamples {
     }
 
     static func validation() -> ResourceOptions {
-        let lenient = ResourceOptions(validation: Validation(acceptableStatusCodes: 200..<400))
+        let lenient = ResourceOptions { $0.validation = Validation(acceptableStatusCodes: 200..<400) }
         return lenient
+    }
+
+    // MARK: Resource options
+
+    static func tunedOptions(log: LogSink) -> ResourceOptions {
+        ResourceOptions {
+            $0.retryPolicy = .exponential(statusCodes: [502, 503])
+            $0.timeout = .seconds(15)
+            $0.debug = true
+            $0.log = log
+        }
     }
 
     // MARK: Typed targets and the service's errors
@@ -85,7 +99,10 @@ enum GuideExamples {
         init(token: String) {
             super.init(protocol: .https, domain: "api.github.com",
                        defaultHeaders: ["Authorization": "Bearer \(token)"],
-                       options: ResourceOptions(bodyParams: .json, errorMapping: .decoding(GitHubError.self)))
+                       options: ResourceOptions {
+                           $0.bodyParams = .json
+                           $0.errorMapping = .decoding(GitHubError.self)
+                       })
         }
 
         func repos() -> ReposTarget { ReposTarget(resource: self, path: "/orgs") }
@@ -130,7 +147,7 @@ enum GuideExamples {
     // MARK: Redirects
 
     static func redirects(_ target: BooksTarget) async throws {
-        let options = ResourceOptions(redirects: RedirectPolicy(maximum: 5))
+        let options = ResourceOptions { $0.redirects = RedirectPolicy(maximum: 5) }
         let executor = target.makeExecutor(redirects: .doNotFollow)   // the 3xx itself is the result
         let response = try await target.makeExecutor().response()
         print(response.url?.absoluteString ?? "-", response.redirects.map(\.statusCode))

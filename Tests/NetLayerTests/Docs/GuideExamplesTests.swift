@@ -26,7 +26,9 @@ struct GuideExamplesTests {
         #expect(found.map(\.title) == ["Dune", "Emma"])
         let query = try #require(server.requests(path: "/books").first?.rawQuery)
         #expect(
-            query == "filter%5Btitle%5D=Dune&filter%5Byear%5D=1965&sort=newest&tags%5B%5D=classic&tags%5B%5D=sf")
+            query
+                == "filter%5Btitle%5D=Dune&filter%5Byear%5D=1965&sort=newest&tags%5B%5D=classic&tags%5B%5D=sf"
+        )
     }
 
     @Test func anInferredModelAKeyPathAndAJSONValueReadTheBody() async throws {
@@ -34,11 +36,49 @@ struct GuideExamplesTests {
         defer { server.stop() }
         let all: [Book] = try await books.makeExecutor().execute()
         #expect(all.count == 2)
-        let items = try await books.makeExecutor(subpath: "page").execute(model: [Book].self, at: "data.items")
+        let items = try await books.makeExecutor(subpath: "page").execute(
+            model: [Book].self, at: "data.items")
         #expect(items.map(\.title) == ["Ubik"])
         let json: JSONValue = try await books.makeExecutor(subpath: "page").execute()
         #expect(json["data"]?["total"]?.intValue == 7)
         try await GuideExamples.decoding(books)
+    }
+
+    /// Answers each request with the next status of a list, then 200.
+    final class StatusScript: @unchecked Sendable {  // guarded by lock
+        private let lock = NSLock()
+        private var statuses: [Int]
+        init(_ statuses: [Int]) { self.statuses = statuses }
+        func next() -> Int { lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() } }
+    }
+
+    @Test func theTunedOptionsRetryOnly502And503AndPrintEveryCall() async throws {
+        let server = try LoopbackServer.start()
+        defer { server.stop() }
+        let gateway = StatusScript([502, 503])
+        server.route("/gateway") { _ in .text("status", status: gateway.next()) }
+        let broken = StatusScript([500])
+        server.route("/broken") { _ in .text("status", status: broken.next()) }
+        let lines = LockedLines()
+        let api = Resource(
+            protocol: .http, domain: server.hostAndPort, options: GuideExamples.tunedOptions(log: lines.sink))
+        let response = try await GuideExamples.BooksTarget(resource: api, path: "/gateway").makeExecutor()
+            .response()
+        #expect(response.statusCode == 200 && response.attempts == 3)
+        #expect(server.requests(path: "/gateway").count == 3)
+        await #expect(throws: NetLayerError.self) {
+            try await GuideExamples.BooksTarget(resource: api, path: "/broken").makeExecutor().execute()
+        }
+        #expect(server.requests(path: "/broken").count == 1)
+        #expect(lines.all.contains { $0.contains("GET http://\(server.hostAndPort)/broken") })
+    }
+
+    /// Debug lines, collected.
+    final class LockedLines: @unchecked Sendable {  // guarded by lock
+        private let lock = NSLock()
+        private var lines: [String] = []
+        var all: [String] { lock.withLock { lines } }
+        var sink: LogSink { LogSink { [self] line in lock.withLock { lines.append(line) } } }
     }
 
     @Test func theLenientValidationAcceptsARedirectStatusItself() async throws {

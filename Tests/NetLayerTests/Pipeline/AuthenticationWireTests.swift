@@ -363,6 +363,67 @@ extension WireTests.Resilience {
             }
         }
 
+        /// A personal access token: the same `Authorization` on every attempt, retries included.
+        @Test func aStaticBearerTokenGoesOutOnEveryAttempt() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.script(path, [.text("busy", status: 503), .text("busy", status: 503), .text("ok")])
+                let auth = Authentication.bearer(token: "pat-1234")
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions {
+                        $0.authentication = auth
+                        $0.retryPolicy = .fixed(delay: .milliseconds(10))
+                    })
+                let response = try await api.target(path).makeExecutor().response(model: String.self)
+                #expect(response.value == "ok" && response.attempts == 3)
+                try await api.target(path).makeExecutor().execute()
+                #expect(
+                    Self.tokens(server.requests(path: path)) == Array(repeating: "Bearer pat-1234", count: 4))
+                #expect(auth.refreshCount == 0)
+            }
+        }
+
+        /// A token that cannot be refreshed: its 401 is thrown once, neither replayed nor retried.
+        @Test func aStaticBearerTokensRejectionIsThrownOnceNotReplayed() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                server.route(path, Self.accepting("another"))
+                let auth = Authentication.bearer(token: "pat-revoked")
+                // With a retry policy too: a 401 is neither a rejection to refresh after nor a
+                // status the policy retries.
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions {
+                        $0.authentication = auth
+                        $0.retryPolicy = .fixed(delay: .milliseconds(10))
+                    })
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                #expect(error?.code == .unacceptableStatus && error?.statusCode == 401)
+                #expect(error?.attempts == 1)
+                #expect(Self.tokens(server.requests(path: path)) == ["Bearer pat-revoked"])
+                #expect(auth.refreshCount == 0)
+            }
+        }
+
+        /// A token read from a missing setting, or with the line break of the file it came from,
+        /// fails every call with a typed error; nothing goes out.
+        @Test(.tags(.hardening), arguments: ["", "  ", "pat-1234\n", "pat\r\nX-Evil: 1"])
+        func anUnusableStaticBearerTokenFailsTheCallBeforeAnythingIsSent(_ token: String) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let api = ResilientAPI(
+                    server: server, options: ResourceOptions { $0.authentication = .bearer(token: token) })
+                let error = await failure { try await api.target(path).makeExecutor().execute() }
+                let expected: NetLayerError.Code = token.contains("pat") ? .invalidHeader : .invalidValue
+                #expect(error?.code == expected, "\(String(describing: error))")
+                #expect(server.requests(path: path).isEmpty)
+            }
+        }
+
         /// Treats 403 with `X-Token: expired` as a rejection too.
         struct ForbiddenMeansExpired: Authenticator {
             let store: LockedValue<String>

@@ -377,6 +377,84 @@ extension WireTests.Resilience {
             }
         }
 
+        /// "Retry only 502 and 503": a 500 goes back at once, a 502 and a 503 are retried, for
+        /// both backoffs.
+        @Test(arguments: ["fixed", "exponential"])
+        func onlyTheListedStatusesAreRetried(_ backoff: String) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let policy: RetryPolicy =
+                    backoff == "fixed"
+                    ? .fixed(delay: .milliseconds(10), statusCodes: [502, 503])
+                    : .exponential(base: .milliseconds(10), statusCodes: [502, 503])
+                let api = ResilientAPI(server: server, options: ResourceOptions { $0.retryPolicy = policy })
+                let notListed = uniquePath()
+                server.script(notListed, [Self.status500, .text("ok")])
+                let error = await failure { try await api.target(notListed).makeExecutor().execute() }
+                #expect(error?.statusCode == 500 && error?.attempts == 1)
+                #expect(server.requests(path: notListed).count == 1)
+                let listed = uniquePath()
+                server.script(
+                    listed,
+                    [.text("bad gateway", status: 502), .text("unavailable", status: 503), .text("ok")])
+                let response = try await api.target(listed).makeExecutor().response(model: String.self)
+                #expect(response.value == "ok" && response.attempts == 3)
+                #expect(server.requests(path: listed).count == 3)
+            }
+        }
+
+        @Test func anEmptyStatusListRetriesTransportFailuresOnly() async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let api = ResilientAPI(
+                    server: server,
+                    options: ResourceOptions {
+                        $0.retryPolicy = .fixed(delay: .milliseconds(10), statusCodes: [])
+                    })
+                let status = uniquePath()
+                server.script(status, [.text("unavailable", status: 503), .text("ok")])
+                let error = await failure { try await api.target(status).makeExecutor().execute() }
+                #expect(error?.statusCode == 503 && error?.attempts == 1)
+                #expect(server.requests(path: status).count == 1)
+                let dropped = uniquePath()
+                server.script(dropped, responders: [{ _ in .drop() }, { _ in .text("ok") }])
+                try await api.target(dropped).makeExecutor().execute()
+                #expect(server.requests(path: dropped).count == 2)
+            }
+        }
+
+        /// A success, an interim status or a number that is no status cannot be retried: the call
+        /// fails with `invalidValue` naming the codes, and nothing is sent.
+        @Test(.tags(.hardening), arguments: [[200], [204, 503], [101], [600], [0], [-1, 503], [Int.max]])
+        func statusCodesOutside300To599FailTheCallBeforeAnythingIsSent(_ codes: [Int]) async throws {
+            try await withDeadline {
+                let server = try Self.server.get()
+                let path = uniquePath()
+                let api = ResilientAPI(server: server)
+                for policy in [
+                    RetryPolicy.fixed(statusCodes: Set(codes)), .exponential(statusCodes: Set(codes)),
+                    .predicate(backoff: .fixed(statusCodes: Set(codes))) { _ in true },
+                ] {
+                    let error = await failure {
+                        try await api.target(path).makeExecutor().retry(policy).execute()
+                    }
+                    #expect(error?.code == .invalidValue && error?.part == "retryPolicy.statusCodes")
+                    let refused = codes.filter { !(300...599).contains($0) }.map(String.init)
+                    #expect(
+                        refused.allSatisfy { error?.message.contains($0) == true },
+                        "\(String(describing: error))")
+                }
+                // Set directly on the property, the same.
+                var policy = RetryPolicy.exponential()
+                policy.statusCodes = Set(codes)
+                let error = await failure {
+                    try await api.target(path).makeExecutor().retry(policy).execute()
+                }
+                #expect(error?.code == .invalidValue)
+                #expect(server.requests(path: path).isEmpty)
+            }
+        }
+
         @Test func aConnectionClosedBeforeTheHeadIsRetriedLikeAnyTransientFailure() async throws {
             try await withDeadline {
                 let server = try Self.server.get()

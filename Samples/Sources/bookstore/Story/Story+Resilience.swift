@@ -20,6 +20,7 @@ extension Story {
         let resilient = try await expiringTokens()
         try await spentRefreshToken(resilient)
         try await flakyWarehouse(resilient)
+        try await onlyUnavailableRetried(resilient)
         try await noRetryAndPause(resilient)
         try await idempotentOrder(resilient)
         try await validationHooks(resilient)
@@ -114,6 +115,20 @@ extension Story {
             "\(stock.value.inStock) in stock after \(stock.attempts) attempts in \(stock.duration.inSeconds) (the server counted \(served))"
         )
         record("the flaky warehouse answered 503, 500, 200: recovered in \(stock.attempts) attempts")
+    }
+
+    /// A policy that lists the statuses it retries: the warehouse's 503 is retried, its 500 is not.
+    func onlyUnavailableRetried(_ resilient: Resilient) async throws {
+        begin("statusCodes: [502, 503]: the warehouse's 503 is retried, its 500 thrown at once")
+        let failed = try await expectStatus(500, "stock retrying only 502 and 503") {
+            try await resilient.bookstore.stock().getRetryingOnlyUnavailable(bookID: 4)
+        }
+        let served = await server.warehouseStats().stockRequests[4] ?? 0
+        try expect(
+            failed.attempts == 2 && served == 2,
+            "retrying only 502 and 503: attempts \(failed.attempts), the server saw \(served)")
+        Console.ok("503 retried, then 500 thrown (attempts \(failed.attempts), the server counted \(served))")
+        record("statusCodes: [502, 503]: the warehouse's 503 retried, its 500 not: \(served) requests")
     }
 
     /// The same failure not retried; its Retry-After pauses every resource of the shared limiter.

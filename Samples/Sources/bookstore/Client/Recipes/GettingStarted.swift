@@ -43,8 +43,11 @@ enum GettingStarted {
                 version: "v1",  // optional; joined after the domain
                 defaultHeaders: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
                 rateLimits: [.perSecond(5)],
-                options: ResourceOptions(
-                    decoder: decoder, timeout: .seconds(10), resourceTimeout: .seconds(30))
+                options: ResourceOptions {
+                    $0.decoder = decoder
+                    $0.timeout = .seconds(10)
+                    $0.resourceTimeout = .seconds(30)
+                }
             )
         }
 

@@ -14,17 +14,20 @@ enum Resilience {
                 protocol: .http, domain: host, version: "v1",
                 defaultHeaders: ["Accept": "application/json"],
                 limiter: limiter,  // shared with the token endpoint (see AuthAPI)
-                options: ResourceOptions(
-                    encoder: Resilience.encoder, decoder: Resilience.decoder,
+                options: ResourceOptions {
+                    $0.encoder = Resilience.encoder
+                    $0.decoder = Resilience.decoder
                     // Every answer must be JSON, unless a target or a call says otherwise.
-                    validation: Validation.successfulStatusCodes.acceptingContentTypes(["application/json"]),
-                    timeout: .seconds(10), resourceTimeout: .seconds(30),
-                    interceptors: [accessLog],
+                    $0.validation = .successfulStatusCodes.acceptingContentTypes(["application/json"])
+                    $0.timeout = .seconds(10)
+                    $0.resourceTimeout = .seconds(30)
+                    $0.interceptors = [accessLog]
                     // Up to 4 attempts, waits of at most 100 ms, 200 ms, 400 ms (full jitter),
                     // or what Retry-After asks, up to 5 s.
-                    retryPolicy: .exponential(base: .milliseconds(100), maximumDelay: .seconds(5)),
-                    retryBudget: RetryBudget(capacity: 20, refillPerSuccess: 0.2),
-                    authentication: authentication))
+                    $0.retryPolicy = .exponential(base: .milliseconds(100), maximumDelay: .seconds(5))
+                    $0.retryBudget = RetryBudget(capacity: 20, refillPerSuccess: 0.2)
+                    $0.authentication = authentication
+                })
         }
 
         func books() -> BooksTarget { BooksTarget(resource: self, path: "/books/:id") }
@@ -141,5 +144,18 @@ enum Resilience {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return decoder
+    }
+}
+
+// Outside `StockTarget` so that the document's block of the class stays whole.
+extension Resilience.StockTarget {
+    typealias Stock = Resilience.Stock
+
+    /// Retries only 502 and 503 (a gateway or a restart, which pass); anything else, a 500
+    /// included, is returned at once.
+    func getRetryingOnlyUnavailable(bookID: Int) async throws -> Response<Stock> {
+        let policy = RetryPolicy.exponential(
+            base: .milliseconds(100), maximumDelay: .seconds(5), statusCodes: [502, 503])
+        return try await makeExecutor(pathParts: ["id": bookID]).retry(policy).response(model: Stock.self)
     }
 }

@@ -16,7 +16,7 @@ extension Resilience {
         init(host: String, limiter: RequestLimiter) {
             super.init(
                 protocol: .http, domain: host, version: "v1", limiter: limiter,
-                options: ResourceOptions(decoder: Resilience.decoder))
+                options: ResourceOptions { $0.decoder = Resilience.decoder })
         }
 
         func tokens() -> TokenTarget { TokenTarget(resource: self, path: "/auth/refresh") }
