@@ -73,9 +73,11 @@ enum HTTPDate {
         return Int64(text)
     }
 
-    /// Seconds since 1970 rounded down, within what a four-digit year can hold.
+    /// Seconds since 1970 rounded down, within what a four-digit year can hold (a NaN date counts
+    /// as 1970).
     private static func wholeSeconds(_ date: Date) -> Int64 {
         let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard !seconds.isNaN else { return 0 }
         // 0001-01-01 to 9999-12-31, so every field keeps its width.
         return Int64(min(max(seconds, -62_135_596_800), 253_402_300_799))
     }

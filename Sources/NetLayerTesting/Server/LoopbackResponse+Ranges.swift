@@ -101,7 +101,8 @@ extension LoopbackResponse {
         switch validators {
         case .derived:
             let modified = attributes[.modificationDate] as? Date
-            let microseconds = Int64(((modified?.timeIntervalSince1970 ?? 0) * 1e6).rounded(.down))
+            let microseconds =
+                Int64(exactly: ((modified?.timeIntervalSince1970 ?? 0) * 1e6).rounded(.down)) ?? 0
             etag = "\"\(String(size, radix: 16))-\(String(UInt64(bitPattern: microseconds), radix: 16))\""
             lastModified = modified
         case .given(let given, let date): (etag, lastModified) = (given, date)

@@ -332,6 +332,8 @@ struct HTTPDateTests {
         #expect(
             HTTPDate.format(Date(timeIntervalSince1970: 4_102_444_800)) == "Fri, 01 Jan 2100 00:00:00 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 1e300)) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -.infinity)) == "Mon, 01 Jan 0001 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: .nan)) == "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
     @Test func readsWhatItWritesForAnySecond() {
