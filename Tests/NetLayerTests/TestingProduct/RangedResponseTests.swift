@@ -6,7 +6,7 @@ import Testing
 
 /// A response read off a raw socket: the status, the head's fields (lowercased names) and exactly
 /// the body bytes that arrived before the connection closed or `Content-Length` was reached.
-private struct RawAnswer {
+private struct RawAnswer: Sendable {
     var status: Int
     var fields: [String: String]
     var body: Data
@@ -14,30 +14,41 @@ private struct RawAnswer {
     var closedAfterBody: Bool
 }
 
-/// Sends one request over a fresh connection and reads the answer.
+/// An answer `fetch` could not read.
+private struct FetchError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Sends one request over a fresh connection and reads the answer, on a thread of its own (the
+/// socket reads block; see `offThePool`).
 private func fetch(
     _ server: TestServer, _ path: String, method: String = "GET", headers: [(String, String)] = [],
     keepAlive: Bool = false, receiveTimeout: Duration = .seconds(5)
-) throws -> RawAnswer {
-    let client = try TestRawClient(server: server, receiveTimeout: receiveTimeout)
-    defer { client.close() }
-    var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-    if !keepAlive { request += "Connection: close\r\n" }
-    for (name, value) in headers { request += "\(name): \(value)\r\n" }
-    client.send(request + "\r\n")
-    let head = try #require(client.readHead())
-    let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-    let status = try #require(lines.first.flatMap { Int($0.split(separator: " ")[1]) })
-    var fields: [String: String] = [:]
-    for line in lines.dropFirst() {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-            in: .whitespaces)
+) async throws -> RawAnswer {
+    try await offThePool {
+        let client = try TestRawClient(server: server, receiveTimeout: receiveTimeout)
+        defer { client.close() }
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if !keepAlive { request += "Connection: close\r\n" }
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        client.send(request + "\r\n")
+        guard let head = client.readHead() else { throw FetchError(description: "no response head") }
+        let lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let statusWord = lines.first?.split(separator: " ").dropFirst().first
+        guard let status = statusWord.flatMap({ Int($0) }) else {
+            throw FetchError(description: "no status in \(head.debugDescription)")
+        }
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let length = Int(fields["content-length"] ?? "0") ?? 0
+        let body = method == "HEAD" ? Data() : client.readExactly(length)
+        let closed = (method != "HEAD" && body.count < length) || client.read(1).isEmpty
+        return RawAnswer(status: status, fields: fields, body: body, closedAfterBody: closed)
     }
-    let length = Int(fields["content-length"] ?? "0") ?? 0
-    let body = method == "HEAD" ? Data() : client.readExactly(length)
-    let closed = (method != "HEAD" && body.count < length) || client.read(1).isEmpty
-    return RawAnswer(status: status, fields: fields, body: body, closedAfterBody: closed)
 }
 
 /// The derived `ETag` of bytes, computed independently (FNV-1a 64 of the bytes, and the length).
@@ -57,12 +68,12 @@ extension WireTests {
         /// 1994-11-06 08:49:37 UTC, RFC 9110's example date.
         static let exampleDate = Date(timeIntervalSince1970: 784_111_777)
 
-        @Test func theWholeBodyCarriesItsValidatorsAndAcceptRanges() throws {
+        @Test func theWholeBodyCarriesItsValidatorsAndAcceptRanges() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { .ranged(Self.data, for: $0, contentType: "image/png") }
 
-            let whole = try fetch(server, path)
+            let whole = try await fetch(server, path)
             #expect(whole.status == 200)
             #expect(whole.body == Self.data)
             #expect(whole.fields["content-length"] == "1000")
@@ -72,11 +83,11 @@ extension WireTests {
             #expect(whole.fields["last-modified"] == nil && whole.fields["content-range"] == nil)
 
             // HEAD: the same head, no body; a Range is not honoured (GET only).
-            let head = try fetch(server, path, method: "HEAD", headers: [("Range", "bytes=0-9")])
+            let head = try await fetch(server, path, method: "HEAD", headers: [("Range", "bytes=0-9")])
             #expect(head.status == 200 && head.fields["content-length"] == "1000")
             #expect(head.fields["etag"] == derivedTag(Self.data))
             #expect(head.closedAfterBody)
-            let post = try fetch(server, path, method: "POST", headers: [("Range", "bytes=0-9")])
+            let post = try await fetch(server, path, method: "POST", headers: [("Range", "bytes=0-9")])
             #expect(post.status == 200 && post.body == Self.data)
             // Other bytes, another tag.
             var changed = Self.data
@@ -118,11 +129,11 @@ extension WireTests {
         ]
 
         @Test(arguments: rangeCases)
-        func rangesAreAnsweredAsRFC9110Says(_ rangeCase: RangeCase) throws {
+        func rangesAreAnsweredAsRFC9110Says(_ rangeCase: RangeCase) async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { .ranged(Self.data, for: $0) }
-            let answer = try fetch(server, path, headers: [("Range", rangeCase.range)])
+            let answer = try await fetch(server, path, headers: [("Range", rangeCase.range)])
             #expect(answer.status == rangeCase.status)
             #expect(answer.fields["content-range"] == rangeCase.contentRange)
             #expect(answer.fields["accept-ranges"] == "bytes")
@@ -140,21 +151,22 @@ extension WireTests {
             }
         }
 
-        @Test func twoRangeFieldsAreIgnored() throws {
+        @Test func twoRangeFieldsAreIgnored() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { .ranged(Self.data, for: $0) }
-            let answer = try fetch(server, path, headers: [("Range", "bytes=0-9"), ("Range", "bytes=10-19")])
+            let answer = try await fetch(
+                server, path, headers: [("Range", "bytes=0-9"), ("Range", "bytes=10-19")])
             #expect(answer.status == 200 && answer.body == Self.data)
         }
 
-        @Test func anEmptyBodyHasNoSatisfiableFirstLastRange() throws {
+        @Test func anEmptyBodyHasNoSatisfiableFirstLastRange() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { .ranged(Data(), for: $0) }
-            let fromStart = try fetch(server, path, headers: [("Range", "bytes=0-")])
+            let fromStart = try await fetch(server, path, headers: [("Range", "bytes=0-")])
             #expect(fromStart.status == 416 && fromStart.fields["content-range"] == "bytes */0")
-            let suffix = try fetch(server, path, headers: [("Range", "bytes=-10")])
+            let suffix = try await fetch(server, path, headers: [("Range", "bytes=-10")])
             #expect(suffix.status == 200 && suffix.body.isEmpty && suffix.fields["content-length"] == "0")
         }
 
@@ -182,14 +194,14 @@ extension WireTests {
         ]
 
         @Test(arguments: ifRangeCases)
-        func ifRangeMustMatchAValidatorExactly(_ ifRangeCase: IfRangeCase) throws {
+        func ifRangeMustMatchAValidatorExactly(_ ifRangeCase: IfRangeCase) async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) {
                 .ranged(
                     Self.data, for: $0, validators: .given(etag: "\"v1\"", lastModified: Self.exampleDate))
             }
-            let answer = try fetch(
+            let answer = try await fetch(
                 server, path, headers: [("Range", "bytes=10-19"), ("If-Range", ifRangeCase.ifRange)])
             #expect(answer.status == (ifRangeCase.honoured ? 206 : 200))
             #expect(answer.body == (ifRangeCase.honoured ? Self.data.subdata(in: 10..<20) : Self.data))
@@ -197,31 +209,33 @@ extension WireTests {
             #expect(answer.fields["last-modified"] == "Sun, 06 Nov 1994 08:49:37 GMT")
         }
 
-        @Test func aWeakETagNeverMatchesAndNoValidatorsMeansNoMatch() throws {
+        @Test func aWeakETagNeverMatchesAndNoValidatorsMeansNoMatch() async throws {
             let server = try Self.server.get()
             let weak = uniquePath()
             server.route(weak) {
                 .ranged(Self.data, for: $0, validators: .given(etag: "W/\"v1\"", lastModified: nil))
             }
-            let answer = try fetch(server, weak, headers: [("Range", "bytes=0-0"), ("If-Range", "W/\"v1\"")])
+            let answer = try await fetch(
+                server, weak, headers: [("Range", "bytes=0-0"), ("If-Range", "W/\"v1\"")])
             #expect(answer.status == 200 && answer.fields["etag"] == "W/\"v1\"")
 
             let bare = uniquePath()
             server.route(bare) {
                 .ranged(Self.data, for: $0, validators: .given(etag: nil, lastModified: nil))
             }
-            let plain = try fetch(server, bare, headers: [("Range", "bytes=0-0")])
+            let plain = try await fetch(server, bare, headers: [("Range", "bytes=0-0")])
             #expect(
                 plain.status == 206 && plain.fields["etag"] == nil && plain.fields["last-modified"] == nil)
-            let guarded = try fetch(server, bare, headers: [("Range", "bytes=0-0"), ("If-Range", "\"x\"")])
+            let guarded = try await fetch(
+                server, bare, headers: [("Range", "bytes=0-0"), ("If-Range", "\"x\"")])
             #expect(guarded.status == 200)
         }
 
-        @Test func cutAfterClosesTheConnectionMidBody() throws {
+        @Test func cutAfterClosesTheConnectionMidBody() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { .ranged(Self.data, for: $0, cutAfter: 300) }
-            let whole = try fetch(server, path, keepAlive: true)
+            let whole = try await fetch(server, path, keepAlive: true)
             #expect(whole.status == 200 && whole.fields["content-length"] == "1000")
             #expect(whole.body == Self.data.prefix(300))
             #expect(whole.closedAfterBody)
@@ -229,17 +243,18 @@ extension WireTests {
             // Counted in this response's body: a range's first 100 bytes.
             let cutRange = uniquePath()
             server.route(cutRange) { .ranged(Self.data, for: $0, cutAfter: 100) }
-            let partial = try fetch(server, cutRange, headers: [("Range", "bytes=500-")], keepAlive: true)
+            let partial = try await fetch(
+                server, cutRange, headers: [("Range", "bytes=500-")], keepAlive: true)
             #expect(partial.status == 206 && partial.fields["content-length"] == "500")
             #expect(partial.body == Self.data.subdata(in: 500..<600))
 
             let negative = uniquePath()
             server.route(negative) { .ranged(Self.data, for: $0, cutAfter: -5) }
-            let nothing = try fetch(server, negative, keepAlive: true)
+            let nothing = try await fetch(server, negative, keepAlive: true)
             #expect(nothing.status == 200 && nothing.body.isEmpty && nothing.closedAfterBody)
         }
 
-        @Test func aFileIsServedInPiecesWithItsModificationTime() throws {
+        @Test func aFileIsServedInPiecesWithItsModificationTime() async throws {
             let server = try Self.server.get()
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
@@ -251,18 +266,18 @@ extension WireTests {
             let path = uniquePath()
             server.route(path) { .rangedFile(file, for: $0, contentType: "text/csv") }
 
-            let whole = try fetch(server, path)
+            let whole = try await fetch(server, path)
             #expect(whole.status == 200 && whole.body == content)
             #expect(whole.fields["content-type"] == "text/csv")
             #expect(whole.fields["last-modified"] == "Sun, 06 Nov 1994 08:49:37 GMT")
             let etag = try #require(whole.fields["etag"])
             #expect(etag.hasPrefix("\"927c0-") && etag.hasSuffix("\""))
 
-            let partial = try fetch(
+            let partial = try await fetch(
                 server, path, headers: [("Range", "bytes=200000-599999"), ("If-Range", etag)])
             #expect(partial.status == 206 && partial.fields["content-range"] == "bytes 200000-599999/600000")
             #expect(partial.body == content.subdata(in: 200_000..<600_000))
-            let byDate = try fetch(
+            let byDate = try await fetch(
                 server, path,
                 headers: [("Range", "bytes=-10"), ("If-Range", "Sun, 06 Nov 1994 08:49:37 GMT")])
             #expect(byDate.status == 206 && byDate.body == content.suffix(10))
@@ -272,18 +287,19 @@ extension WireTests {
             try changed.write(to: file)
             try FileManager.default.setAttributes(
                 [.modificationDate: Self.exampleDate.addingTimeInterval(60)], ofItemAtPath: file.path)
-            let stale = try fetch(server, path, headers: [("Range", "bytes=200000-"), ("If-Range", etag)])
+            let stale = try await fetch(
+                server, path, headers: [("Range", "bytes=200000-"), ("If-Range", etag)])
             #expect(stale.status == 200 && stale.body == changed)
             #expect(stale.fields["etag"] != etag)
         }
 
-        @Test func aFileThatCannotBeServedIsA500WithTheReason() throws {
+        @Test func aFileThatCannotBeServedIsA500WithTheReason() async throws {
             let server = try Self.server.get()
             let scratch = try ScratchDirectory()
             defer { scratch.remove() }
             let missing = uniquePath()
             server.route(missing) { .rangedFile(scratch.file("absent.bin"), for: $0) }
-            let absent = try fetch(server, missing)
+            let absent = try await fetch(server, missing)
             #expect(absent.status == 500)
             #expect(
                 String(decoding: absent.body, as: UTF8.self).hasPrefix(
@@ -291,12 +307,12 @@ extension WireTests {
 
             let directory = uniquePath()
             server.route(directory) { .rangedFile(scratch.url, for: $0) }
-            let notAFile = try fetch(server, directory)
+            let notAFile = try await fetch(server, directory)
             #expect(notAFile.status == 500)
             #expect(String(decoding: notAFile.body, as: UTF8.self).hasSuffix("not a regular file"))
         }
 
-        @Test func aFileThatShrinksWhileSentEndsTheBodyInsteadOfStalling() throws {
+        @Test func aFileThatShrinksWhileSentEndsTheBodyInsteadOfStalling() async throws {
             // The writer counted a short piece as complete and kept the connection open: a
             // keep-alive client waited for bytes that never came.
             let server = try Self.server.get()
@@ -312,7 +328,7 @@ extension WireTests {
                 return response
             }
             let start = ContinuousClock.now
-            let answer = try fetch(server, path, keepAlive: true, receiveTimeout: .seconds(3))
+            let answer = try await fetch(server, path, keepAlive: true, receiveTimeout: .seconds(3))
             #expect(answer.status == 200 && answer.fields["content-length"] == "1000")
             #expect(answer.body == Self.data.prefix(100))
             #expect(answer.closedAfterBody)
