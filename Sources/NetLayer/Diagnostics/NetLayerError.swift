@@ -129,8 +129,28 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         self.rawMessage = message
     }
 
-    /// `NetLayer.<code>: <message>`, on one line, with controls shown escaped as in ``message``.
-    public var description: String { "NetLayer.\(code): \(message)" }
+    /// `NetLayer.<code>: <message>`, on one line, with controls shown escaped as in ``message``;
+    /// when the error carries a text body (an unacceptable status or content type), followed by
+    /// ` · body: ` and its first 200 characters (then `…`): secret JSON keys and form fields redacted
+    /// by name as in debug output, every secret the request sent masked, controls shown escaped. A
+    /// binary body is not shown (the message gives its size), and a decoding failure's message holds
+    /// its own preview.
+    ///
+    /// `NetLayer.unacceptableStatus: GET https://api.example.com/v1/repos/a/b answered 404 Not Found
+    /// (29 bytes) · body: no stub for GET /v1/repos/a/b`
+    public var description: String {
+        let line = "NetLayer.\(code): \(message)"
+        guard code != .decodingFailed, let body,
+            let text = BodyText.line(
+                body, contentType: header("Content-Type"),
+                redactor: redactor ?? Redactor(redaction: .default),
+                limit: Self.descriptionBodyLimit)
+        else { return line }
+        return line + " · body: " + text
+    }
+
+    /// The most characters of a body ``description`` shows.
+    static let descriptionBodyLimit = 200
 
     /// The description plus status, redacted headers and a body preview, for logs: one line per
     /// part, each with controls shown escaped as in ``message``. Secrets are redacted as in debug
@@ -158,6 +178,12 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// Masks the secrets of the request in `text` (when the request is known).
     private func mask(_ text: String) -> String { redactor?.mask(text) ?? text }
 
+    /// A body text as printed: secret JSON keys and form fields redacted by name, then masked.
+    private func maskBody(_ text: String) -> String {
+        BodyText.redacted(
+            text, contentType: header("Content-Type"), redactor: redactor ?? Redactor(redaction: .default))
+    }
+
     /// Attaches the request's redaction and masks the message; called once per failed call.
     func redacted(by redactor: Redactor) -> NetLayerError {
         var copy = self
@@ -182,7 +208,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// The body preview, masked but not escaped.
     private func rawBodyPreview(limit: Int) -> String? {
-        body.map { BodyText.preview($0, limit: max(0, limit), mask: mask) }
+        body.map { BodyText.preview($0, limit: max(0, limit), mask: maskBody) }
     }
 }
 
@@ -316,7 +342,7 @@ extension NetLayerError {
         let at = (path.isEmpty ? "" : " at \(path)") + (request.map { " from \($0)" } ?? "")
         var error = NetLayerError(
             .decodingFailed,
-            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.preview(body, limit: 200, mask: redactor.mask))"
+            "cannot decode \(type)\(at): \(reason) Body: \(BodyText.preview(body, limit: 200) { BodyText.redacted($0, contentType: nil, redactor: redactor) })"
         )
         error.codingPath = path
         error.body = body

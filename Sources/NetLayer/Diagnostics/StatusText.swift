@@ -60,6 +60,41 @@ enum BodyText {
         return String(text.prefix(limit)) + "… (\(data.count) bytes in all)"
     }
 
+    /// A text body as one short line (an error's ``NetLayerError/description``): redacted as
+    /// ``redacted(_:contentType:redactor:)`` does, cut to `limit` characters (then `…`) after
+    /// redaction, so a secret is never half shown, and escaped (``PrintableText``). `nil` for an
+    /// empty or binary body.
+    static func line(_ data: Data, contentType: String?, redactor: Redactor, limit: Int) -> String? {
+        guard !data.isEmpty, let whole = String(data: data, encoding: .utf8), isPrintable(whole) else {
+            return nil
+        }
+        let text = redacted(whole, contentType: contentType, redactor: redactor)
+        let limit = max(0, limit)
+        return PrintableText.escaped(text.count <= limit ? text : String(text.prefix(limit)) + "…")
+    }
+
+    /// A body's text with the values of secret form fields (a form `Content-Type`) or JSON keys (a
+    /// JSON `Content-Type`, or any text that starts like JSON) redacted by name, as debug output
+    /// prints them, then every known secret masked.
+    static func redacted(_ text: String, contentType: String?, redactor: Redactor) -> String {
+        let redaction = redactor.redaction
+        var printed = text
+        if let contentType, MediaType.isForm(contentType) {
+            printed = redaction.formText(text)
+        } else if contentType.map(MediaType.isJSON) == true || looksLikeJSON(text),
+            let json = redaction.json(Data(text.utf8))
+        {
+            printed = json
+        }
+        return redactor.mask(printed)
+    }
+
+    /// Whether `text` starts, after white space, with `{` or `[`.
+    private static func looksLikeJSON(_ text: String) -> Bool {
+        let first = text.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
     static func isPrintable(_ text: String) -> Bool {
         !text.unicodeScalars.contains {
             $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" || $0.value == 0x7F

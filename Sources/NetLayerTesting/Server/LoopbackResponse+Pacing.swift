@@ -87,7 +87,9 @@ extension LoopbackResponse {
         /// The full body length, announced in `Content-Length` unless the response is chunked.
         public var length: Int64
         /// Makes the body bytes at offsets `range`; called for consecutive ranges of at most
-        /// ``pieceSize`` bytes, on the connection's thread.
+        /// ``pieceSize`` bytes, on the connection's thread. Return exactly `range.count` bytes: a
+        /// shorter piece is sent and then the connection is closed, as with ``interruptAfter`` (the
+        /// client sees a short body, never a stalled one).
         public var bytes: @Sendable (_ range: Range<Int64>) -> Data
         /// The most bytes per piece. Default 256 KiB.
         public var pieceSize: Int = 256 << 10

@@ -76,9 +76,13 @@ struct ResponseWriter {
             if written > 0, body.pause > .zero, !sleep(body.pause) { break }
             let end = min(limit, written + pieceSize)
             let piece = body.bytes(written..<end)
-            guard send(plan.chunked ? Self.chunk(piece) : piece) else { break }
-            written = end
+            guard !piece.isEmpty, send(plan.chunked ? Self.chunk(piece) : piece) else { break }
+            // A short piece (a file that shrank) ends the body here: the connection is closed, so the
+            // client sees a short body instead of waiting for bytes that never come.
+            let short = Int64(piece.count) < end - written
+            written = short ? written + Int64(piece.count) : end
             report(written, .writing)
+            if short { break }
         }
         guard written == body.length, !plan.chunked || send(Data("0\r\n\r\n".utf8)) else {
             report(written, .cut)

@@ -39,22 +39,48 @@ public struct StubRoute: Sendable {
     }
 }
 
-/// What ``StubTransport`` does with a request that no route matches.
+/// What ``StubTransport`` does with a request that no route matches. Either way the text names
+/// the method and the target, with the values of secret query items (the stub's ``Redaction``)
+/// shown as the placeholder: `no stub for GET /v1/books?page=2&token=<redacted>`.
 public enum UnmatchedRequests: Sendable, Hashable {
-    /// Answer 404 with a `text/plain` body naming the method and target: NetLayer's validation turns
-    /// it into ``NetLayerError/Code/unacceptableStatus`` whose body says which request had no stub.
+    /// Answer 404 with a `text/plain` body naming the request: NetLayer's validation turns it into
+    /// ``NetLayerError/Code/unacceptableStatus``, whose `description` ends with that body
+    /// (`… answered 404 Not Found (29 bytes) · body: no stub for GET /v1/repos/a/b`).
     case notFound
     /// Throw ``UnmatchedRequestError``: NetLayer reports ``NetLayerError/Code/transport`` with it as
-    /// the underlying error, so even a call that accepts 404 fails.
+    /// the underlying error and its text in the message (`GET https://… failed: no stub for GET
+    /// /v1/repos/a/b`), so even a call that accepts 404 fails.
     case fail
 }
 
 /// Thrown by a ``StubTransport`` whose table has no route for a request (with
 /// ``UnmatchedRequests/fail``).
 public struct UnmatchedRequestError: Error, Sendable, CustomStringConvertible {
-    /// The request that matched no route.
+    /// The request that matched no route, as it was sent (secrets included, for the test to read).
     public let request: RecordedRequest
+    /// Hides secret query values in ``description``.
+    let redaction: Redaction
 
-    /// `no stub for GET /v1/books?page=2`.
-    public var description: String { "no stub for \(request.method) \(request.target)" }
+    /// `no stub for GET /v1/books?page=2&token=<redacted>`: the method and the target, the values of
+    /// secret query items (by the stub's ``Redaction``) replaced by its placeholder.
+    public var description: String { Self.text(for: request, redaction: redaction) }
+
+    /// The text naming a request no route matched, its secret query values redacted.
+    static func text(for request: RecordedRequest, redaction: Redaction) -> String {
+        "no stub for \(request.method) \(redactedTarget(request, redaction: redaction))"
+    }
+
+    /// The target with the value of each query item whose (percent-decoded) name is secret replaced
+    /// by the placeholder; everything else as sent.
+    static func redactedTarget(_ request: RecordedRequest, redaction: Redaction) -> String {
+        guard let query = request.rawQuery else { return request.path }
+        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            guard let equals = item.firstIndex(of: "=") else { return String(item) }
+            let name = String(item[..<equals])
+            let decoded = QueryString.decode(name.replacingOccurrences(of: "+", with: " "))
+            return redaction.isSecret(decoded) || redaction.isSecret(name)
+                ? "\(name)=\(redaction.placeholder)" : String(item)
+        }
+        return request.path + "?" + items.joined(separator: "&")
+    }
 }

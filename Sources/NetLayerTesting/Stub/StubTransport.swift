@@ -12,7 +12,7 @@ import NetLayer
 /// merged and encoded, the body is built, redirects are followed, responses are validated and
 /// decoded, and errors are NetLayer's own. It answers each request from a closure, or from a table
 /// of canned responses matched by method and path (see ``StubRoute``); a request the table does
-/// not match gets a 404 or an error (see ``UnmatchedRequests``).
+/// not match gets a 404 or an error naming it (see ``UnmatchedRequests``).
 ///
 /// ```swift
 /// let stub = StubTransport()
@@ -33,16 +33,23 @@ public final class StubTransport: Transport, Sendable {
     private let state: Locked<State>
     private let respond: (@Sendable (RecordedRequest) async throws -> StubResponse)?
     private let unmatched: UnmatchedRequests
+    private let redaction: Redaction
 
     /// A stub that answers from a table.
     /// - Parameters:
     ///   - routes: The table; add more with ``on(_:_:query:_:)``. When several routes match, the
     ///     last one wins, so a route added later overrides an earlier one. Default empty.
-    ///   - unmatched: What a request no route matches gets. Default ``UnmatchedRequests/notFound``.
-    public init(routes: [StubRoute] = [], unmatched: UnmatchedRequests = .notFound) {
+    ///   - unmatched: What a request no route matches gets. Default ``UnmatchedRequests/notFound``:
+    ///     a 404 whose body names the request.
+    ///   - redaction: Which query items' values the text naming an unmatched request hides; pass
+    ///     your resource's when it names more secrets. Default ``Redaction/default``.
+    public init(
+        routes: [StubRoute] = [], unmatched: UnmatchedRequests = .notFound, redaction: Redaction = .default
+    ) {
         state = Locked(State(routes: routes))
         respond = nil
         self.unmatched = unmatched
+        self.redaction = redaction
     }
 
     /// A stub that answers every request with a closure (routes added with ``on(_:_:query:_:)``
@@ -57,6 +64,7 @@ public final class StubTransport: Transport, Sendable {
         state = Locked(State(routes: []))
         self.respond = respond
         unmatched = .notFound
+        redaction = .default
     }
 
     /// Adds a route to the table; it wins over earlier routes that match the same requests.
@@ -108,9 +116,9 @@ public final class StubTransport: Transport, Sendable {
         } else if let respond {
             response = try await respond(recorded)
         } else if unmatched == .fail {
-            throw UnmatchedRequestError(request: recorded)
+            throw UnmatchedRequestError(request: recorded, redaction: redaction)
         } else {
-            response = .text("no stub for \(recorded.method) \(recorded.target)", status: 404)
+            response = .text(UnmatchedRequestError.text(for: recorded, redaction: redaction), status: 404)
         }
         try await StubDelay.wait(response.delay, from: start, timeouts: context.timeouts)
         if let failure = response.failure { throw failure }

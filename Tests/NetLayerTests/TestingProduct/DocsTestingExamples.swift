@@ -31,6 +31,25 @@ final class CatalogBooks: Target, @unchecked Sendable {
     func create(title: String) async throws -> Book {
         try await makeExecutor(method: .post, body: .json(["title": title])).execute(model: Book.self)
     }
+
+    func uploadCover(_ png: Data, title: String) async throws {
+        try await makeExecutor(
+            method: .post, subpath: "/covers", params: ["title": title],
+            files: ["cover": .data(png, filename: "cover.png", contentType: "image/png")]
+        ).execute()
+    }
+
+    func changes() async throws -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for try await event in try await makeExecutor(subpath: "/changes").events() {
+            events.append(event)
+        }
+        return events
+    }
+
+    func export(to file: URL) async throws -> Download {
+        try await makeExecutor(subpath: "/export").download(to: file, resumable: true)
+    }
 }
 
 // MARK: - The tests
@@ -62,6 +81,27 @@ struct DocsTestingExamples {
         let sent = try #require(stub.requests(path: "/v1/books").first)
         #expect(sent.header("Content-Type") == "application/json")
         #expect(sent.bodyText == #"{"title":"Emma"}"#)
+    }
+
+    @Test func namesTheRequestNoStubMatched() async throws {
+        let stub = StubTransport()
+        stub.on(.get, "/v1/books", query: ["page": "1"], .json("[]"))
+
+        let error = await #expect(throws: NetLayerError.self) {
+            try await CatalogAPI(transport: stub).books().list(page: 3)
+        }
+
+        #expect(
+            error?.description
+                == "NetLayer.unacceptableStatus: GET https://api.example.com/v1/books?page=3 answered 404 Not Found (32 bytes) · body: no stub for GET /v1/books?page=3"
+        )
+
+        let strict = StubTransport(unmatched: .fail)
+        let failed = await #expect(throws: NetLayerError.self) {
+            try await CatalogAPI(transport: strict).books().list(page: 3)
+        }
+        #expect(failed?.code == .transport)
+        #expect(failed?.description.hasSuffix("failed: no stub for GET /v1/books?page=3") == true)
     }
 
     @Test func answersFromAClosure() async throws {
@@ -103,6 +143,36 @@ struct DocsTestingExamples {
         #expect(slow?.code == .timedOut)
     }
 
+    @Test func readsAnEventStream() async throws {
+        let stub = StubTransport()
+        stub.on(
+            .get, "/v1/books/changes",
+            try .eventStream([
+                ServerSentEvent(id: "1", event: "added", data: #"{"id":1,"title":"Dune"}"#),
+                ServerSentEvent(event: "removed", data: "1\n2", retry: .seconds(10)),
+            ]))
+
+        let changes = try await CatalogAPI(transport: stub).books().changes()
+
+        #expect(changes.map(\.event) == ["added", "removed"])
+        #expect(changes.last == ServerSentEvent(id: "1", event: "removed", data: "1\n2", retry: .seconds(10)))
+    }
+
+    @Test func uploadsACover() async throws {
+        let stub = StubTransport()
+        stub.on(.post, "/v1/books/covers", .status(201))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A])
+
+        try await CatalogAPI(transport: stub).books().uploadCover(png, title: "Dune")
+
+        let parts = try #require(stub.requests.first).multipartParts()
+        #expect(parts.map(\.name) == ["title", "cover"])
+        #expect(parts[0].bodyText == "Dune")
+        #expect(parts[1].filename == "cover.png")
+        #expect(parts[1].contentType == "image/png")
+        #expect(parts[1].body == png)
+    }
+
     @Test func talksToARealSocket() async throws {
         let server = try LoopbackServer.start()
         defer { server.stop() }
@@ -130,5 +200,52 @@ struct DocsTestingExamples {
         let error = await #expect(throws: NetLayerError.self) { try await api.books().list(page: 1) }
 
         #expect(error?.code == .timedOut)
+    }
+
+    @Test func exportsALargeFile() async throws {
+        let server = try LoopbackServer.start()
+        defer { server.stop() }
+        server.route("/v1/books/export") { _ in
+            var response = LoopbackResponse(headers: [("Content-Type", "text/csv")])
+            var body = LoopbackResponse.StreamedBody(length: 5_000_000) { range in
+                Data(repeating: UInt8(ascii: "x"), count: range.count)
+            }
+            body.pieceSize = 1 << 20
+            response.streamedBody = body
+            return response
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let books = CatalogAPI(protocol: .http, domain: server.hostAndPort).books()
+
+        let download = try await books.export(to: file)
+
+        #expect(download.fileSize == 5_000_000)
+    }
+
+    @Test func resumesAnInterruptedExport() async throws {
+        let server = try LoopbackServer.start()
+        defer { server.stop() }
+        let csv = Data(String(repeating: "id,title\n1,Dune\n", count: 10_000).utf8)
+        server.route("/v1/books/export") { request in
+            // The first answer stops after 64 KiB; the resumed one runs to the end.
+            .ranged(
+                csv, for: request, contentType: "text/csv",
+                cutAfter: request.header("Range") == nil ? 65_536 : nil)
+        }
+        let books = CatalogAPI(protocol: .http, domain: server.hostAndPort).books()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let cut = await #expect(throws: NetLayerError.self) { try await books.export(to: file) }
+        let download = try await books.export(to: file)
+
+        #expect(cut?.code == .transport)
+        #expect(download.head.statusCode == 206 && download.resumedFrom > 0)
+        #expect(try Data(contentsOf: file) == csv)
+        let resumed = try #require(server.requests(path: "/v1/books/export").last)
+        #expect(resumed.header("Range") == "bytes=\(download.resumedFrom)-")
+        #expect(resumed.header("If-Range") == LoopbackResponse.ranged(csv, for: resumed).header("ETag"))
     }
 }

@@ -137,6 +137,63 @@ struct StubTransportTests {
         #expect((error?.underlying as? UnmatchedRequestError)?.request.path == "/v1/authors")
     }
 
+    @Test func anUnmatchedRequestIsNamedInTheErrorDescriptionWithSecretsRedacted() async throws {
+        // The description (what Swift Testing prints for a caught error) said only "answered 404
+        // Not Found (26 bytes)"; the request without a stub was in the body alone.
+        let stub = StubTransport()
+        let target = EchoTarget(resource: stubbedAPI(stub), path: "/repos/a/b")
+        let error = await #expect(throws: NetLayerError.self) {
+            try await target.makeExecutor(params: ["token": "ab"]).execute()
+        }
+        let unmatched = "no stub for GET /v1/repos/a/b?token=<redacted>"
+        #expect(
+            error?.description
+                == "NetLayer.unacceptableStatus: GET https://api.example.com/v1/repos/a/b?token=<redacted> answered 404 Not Found (\(unmatched.utf8.count) bytes) · body: \(unmatched)"
+        )
+        #expect(error?.body == Data(unmatched.utf8))
+        // The recording keeps what was sent.
+        #expect(stub.requests.last?.queryValue("token") == "ab")
+    }
+
+    @Test func unmatchedRequestsThatFailNameTheRequestWithSecretsRedacted() async throws {
+        let stub = StubTransport(unmatched: .fail)
+        let target = EchoTarget(resource: stubbedAPI(stub), path: "/repos/a/b")
+        let error = await #expect(throws: NetLayerError.self) {
+            try await target.makeExecutor(params: ["page": 2, "token": "ab"]).execute()
+        }
+        let description = try #require(error?.description)
+        #expect(error?.code == .transport)
+        #expect(
+            description.hasSuffix("failed: no stub for GET /v1/repos/a/b?page=2&token=<redacted>"),
+            "\(description)")
+        #expect(!description.contains("token=ab"), "\(description)")
+        let unmatched = try #require(error?.underlying as? UnmatchedRequestError)
+        #expect(unmatched.description == "no stub for GET /v1/repos/a/b?page=2&token=<redacted>")
+        #expect(unmatched.request.target == "/v1/repos/a/b?page=2&token=ab")
+    }
+
+    @Test func unmatchedRequestsAreRedactedWithTheGivenRedaction() async throws {
+        let redaction = Redaction(names: ["sig"], fragments: [])
+        let stub = StubTransport(unmatched: .fail, redaction: redaction)
+        let api = stubbedAPI(stub, options: ResourceOptions(redaction: redaction))
+        let error = await #expect(throws: NetLayerError.self) {
+            try await EchoTarget(resource: api, path: "/files").makeExecutor(params: [
+                "sig": "s1", "token": "t",
+            ])
+            .execute()
+        }
+        let description = try #require(error?.description)
+        #expect(description.hasSuffix("no stub for GET /v1/files?sig=<redacted>&token=t"), "\(description)")
+
+        let notFound = StubTransport(redaction: redaction)
+        let missing = await #expect(throws: NetLayerError.self) {
+            try await EchoTarget(resource: stubbedAPI(notFound), path: "/files").makeExecutor(params: [
+                "sig": "s1"
+            ]).execute()
+        }
+        #expect(missing?.body == Data("no stub for GET /v1/files?sig=<redacted>".utf8))
+    }
+
     @Test func validationAndDecodingRunOnStubbedAnswers() async throws {
         let stub = StubTransport()
         stub.on(.get, "/v1/books/1", .json(#"{"error":"gone"}"#, status: 404))
