@@ -17,7 +17,7 @@ final class CatalogAPI: Resource, @unchecked Sendable {
         super.init(
             protocol: scheme, domain: domain, version: "v1",
             defaultHeaders: ["Accept": "application/json"], transport: transport,
-            options: ResourceOptions(timeout: timeout))
+            options: ResourceOptions { $0.timeout = timeout })
     }
 
     func books() -> CatalogBooks { CatalogBooks(resource: self, path: "/books") }
