@@ -99,10 +99,12 @@ enum CallRunner {
     ///   - streams: The caller reads the body as it arrives.
     ///   - validation: Default: the call's, the target's or the resource's.
     ///   - collectLimit: A collected call's response limit (the body is then read while retrying).
+    ///   - resumesDownload: The call asks for the rest of a partial file: its download progress
+    ///     waits for the consumer to say what it counts (``ProgressReporter/holdDownload()``).
     /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
     static func open(
         _ spec: CallSpec, options: CallOptions, prepared: PreparedRequest, debug: Bool, streams: Bool,
-        validation: Validation? = nil, collectLimit: Int? = nil
+        validation: Validation? = nil, collectLimit: Int? = nil, resumesDownload: Bool = false
     ) async throws(NetLayerError) -> OpenedCall {
         let resource = spec.resource
         let policy = options.retryPolicy ?? resource.options.retryPolicy
@@ -115,6 +117,7 @@ enum CallRunner {
             ? RequestLog(shared, record: record, sink: resource.options.log) : nil
         log?.request(prepared)
         let progress = options.progressHandler.map { ProgressReporter($0) }
+        if resumesDownload { progress?.holdDownload() }
         let start = ContinuousClock.now
         let call = CallRecord(
             resource: resource, prepared: prepared, pathParts: spec.pathParts, retryPolicy: policy,
