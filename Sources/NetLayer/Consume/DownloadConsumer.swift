@@ -36,7 +36,7 @@ struct DownloadConsumer {
     private func save(
         _ call: OpenedCall, files: DownloadFiles, resume: DownloadFiles.ResumePoint?, restarted: Bool
     ) async throws(NetLayerError) -> Download {
-        call.log?.streamed(call.head, duration: .now - call.start)
+        call.log?.streamed(call.head)
         var offset: Int64 = 0
         // The file's size once written, when a 206's Content-Range tells it.
         var expectedSize: Int64?

@@ -95,8 +95,17 @@ struct InterceptorStage: Stage {
         async throws
         -> TransportResponse
     {
-        try await interceptor.intercept(request, context: context) { request in
-            try await next(request, context)
+        guard let log = context.call?.log else {
+            return try await interceptor.intercept(request, context: context) { request in
+                try await next(request, context)
+            }
+        }
+        let watch =
+            interceptor is Authentication
+            ? ResendWatch.replay(log)
+            : ResendWatch(log: log, action: "sent again by interceptor \(type(of: interceptor))", reason: nil)
+        return try await interceptor.intercept(request, context: context) { request in
+            try await watch.send { try await next(request, context) }
         }
     }
 }
@@ -109,7 +118,53 @@ struct AuthenticationStage: Stage {
         async throws
         -> TransportResponse
     {
-        try await authentication.run(request) { request in try await next(request, context) }
+        guard let log = context.call?.log else {
+            return try await authentication.run(request) { request in try await next(request, context) }
+        }
+        let watch = ResendWatch.replay(log)
+        return try await authentication.run(request) { request in
+            try await watch.send { try await next(request, context) }
+        }
+    }
+}
+
+/// Watches one pass of a stage that may send the call again (an authenticator's replay, an
+/// interceptor calling `next` twice), for debug output: every send after the first prints the
+/// answer to the one before and why it is sent again, so each attempt the transport made shows.
+/// Made only when the call prints.
+final class ResendWatch: Sendable {
+    private let log: RequestLog
+    private let action: String
+    private let reason: String?
+    /// How many sends began, and the outcome of the last that ended.
+    private let state = LockedValue<(sends: Int, outcome: Result<Int, NetLayerError>?)>((0, nil))
+
+    init(log: RequestLog, action: String, reason: String?) {
+        self.log = log
+        self.action = action
+        self.reason = reason
+    }
+
+    /// The watch of an ``Authentication``, which replays a call once after a rejection.
+    static func replay(_ log: RequestLog) -> ResendWatch {
+        ResendWatch(log: log, action: "replay", reason: "the authenticator refreshed the credentials")
+    }
+
+    /// Sends through `next`, first printing the answer it follows when it is not the first send.
+    func send(_ next: () async throws -> TransportResponse) async throws -> TransportResponse {
+        let previous: Result<Int, NetLayerError>? = state.withLock { state in
+            state.sends += 1
+            return state.sends > 1 ? state.outcome : nil
+        }
+        if let previous { log.resent(action, after: previous, reason: reason) }
+        do {
+            let response = try await next()
+            state.withLock { $0.outcome = .success(response.head.statusCode) }
+            return response
+        } catch {
+            state.withLock { $0.outcome = .failure(NetLayerError.known(error)) }
+            throw error
+        }
     }
 }
 
