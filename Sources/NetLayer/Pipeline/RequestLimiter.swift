@@ -141,7 +141,7 @@ public final class RequestLimiter: Sendable {
         if admitsAtOnce { return Admission() }
         guard let deadline else { return try await admit() }
         do {
-            return try await withThrowingTaskGroup(of: Admission?.self) { group in
+            return try await withThrowingTaskGroup(of: Admission.self) { group in
                 group.addTask { try await self.admit() }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
@@ -149,7 +149,7 @@ public final class RequestLimiter: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next() else { return Admission() }
-                return first ?? Admission()
+                return first
             }
         } catch let error as NetLayerError {
             throw error

@@ -199,6 +199,29 @@ extension WireTests.DebugOutputTests {
         #expect(!printed.joined().contains("sekret"))
     }
 
+    @Test func a401ThatIsNotReplayedIsPrintedBeforeTheFailure() async throws {
+        let server = try Self.server.get()
+        let path = uniquePath()
+        server.route(path, TestRoutes.acceptingBearer("never"))
+        struct Denied: Error {}
+        let auth = Authentication.bearer(token: "sekret-old") { _ in throw Denied() }
+        let lines = LineCollector()
+        let api = ResilientAPI(
+            server: server, options: ResourceOptions(debug: true, log: lines.sink, authentication: auth))
+        let error = await #expect(throws: NetLayerError.self) {
+            try await api.target(path).makeExecutor().execute()
+        }
+        #expect(error?.code == .authenticationFailed)
+        let printed = lines.lines
+        try #require(printed.count == 3, "\(printed)")
+        #expect(printed[1] == "[NetLayer] ↻ no replay after 401 Unauthorized")
+        #expect(
+            printed[2].hasPrefix("[NetLayer] ✕ GET ")
+                && printed[2].contains("refreshing the credentials failed"))
+        #expect(!printed.joined().contains("sekret"))
+        #expect(server.requests(path: path).count == 1)
+    }
+
     @Test func anInterceptorThatSendsAgainIsPrinted() async throws {
         let server = try Self.server.get()
         let path = uniquePath()
