@@ -34,6 +34,11 @@ extension Executor {
     /// `Content-Range` must start where the partial file ends, run to the end of the file and agree
     /// with itself, the `Content-Length` and the bytes that arrive.
     ///
+    /// Progress (``progress(_:)``, ``progressUpdates()``) describes the whole file: a resumed call's
+    /// first download event already counts the bytes on disk, and its total is the file's full
+    /// length (the `206`'s `Content-Range`), so a bar at 36 % goes on from 36 %. A server that
+    /// answers `200` sends the whole file again, and progress starts again from 0 of its length.
+    ///
     /// One call at a time per destination: while a call runs, resumable or not, it holds a claim on
     /// `destination` in this process (its path with the directory's `.`, `..` and symbolic links
     /// resolved), taken after the checks below and before anything is sent, and given up however the
@@ -81,7 +86,7 @@ extension Executor {
                             guard let resume else { return }
                             request.headerFields.set("Range", "bytes=\(resume.offset)-")
                             request.headerFields.set("If-Range", resume.validator)
-                        })
+                        }, resumesDownload: resume != nil)
                 })
             return try await consumer.run(restarted: false)
         }

@@ -76,7 +76,7 @@ extension Executor {
     func openStream(debug: Bool) async throws(NetLayerError) -> OpenedCall {
         do {
             let call = try await open(debug: debug, streams: true)
-            call.log?.streamed(call.head, duration: .now - call.start)
+            call.log?.streamed(call.head)
             return call
         } catch {
             options.progressEnded?()

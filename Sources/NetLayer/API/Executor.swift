@@ -136,16 +136,18 @@ public struct Executor: Sendable {
     ///   - validation: Default: the call's, the target's or the resource's.
     ///   - adjust: Changes the prepared request before it is sent (a download's `Range`).
     ///   - collectLimit: A collected call's response limit.
+    ///   - resumesDownload: The call asks for the rest of a partial file (its download progress
+    ///     then counts the whole file, see ``ProgressReporter/resumeDownload(from:total:)``).
     func open(
         debug: Bool, streams: Bool, validation: Validation? = nil,
-        adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil
+        adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil,
+        resumesDownload: Bool = false
     ) async throws(NetLayerError) -> OpenedCall {
         var prepared = try prepare()
         adjust?(&prepared.request)
         return try await CallRunner.open(
             spec, options: options, prepared: prepared, debug: debug, streams: streams,
-            validation: validation,
-            collectLimit: collectLimit)
+            validation: validation, collectLimit: collectLimit, resumesDownload: resumesDownload)
     }
 
     /// Sends and reads the whole body, at most the resource's ``ResourceOptions/maximumResponseSize``.

@@ -43,3 +43,18 @@ struct CallSpec: Sendable {
         deadline ?? (inheritsDeadline ? resource.options.resourceTimeout : nil)
     }
 }
+
+extension CallSpec {
+    /// The call that reads the next page `url` names (a `Link: rel="next"`): a GET of that URL as
+    /// ``Target/makeExecutor(url:method:headers:params:body:files:placement:timeout:resourceTimeout:redirects:)``
+    /// makes it, on this call's target, with this call's own headers, timeout and deadline. Its
+    /// params, path parts, body and files are not sent again: the link carries what the server
+    /// needs. `url` is checked against the resource's origin when the call is prepared.
+    func following(_ url: URL) -> CallSpec {
+        CallSpec(
+            resource: resource, method: .get, path: path, subpath: "", pathParts: [:], defaults: defaults,
+            targetProblem: targetProblem, headers: headers, params: [:], body: nil, files: [:],
+            placement: .automatic, timeout: timeout, deadline: deadline, inheritsDeadline: inheritsDeadline,
+            absoluteURL: url)
+    }
+}

@@ -36,7 +36,7 @@ struct DownloadConsumer {
     private func save(
         _ call: OpenedCall, files: DownloadFiles, resume: DownloadFiles.ResumePoint?, restarted: Bool
     ) async throws(NetLayerError) -> Download {
-        call.log?.streamed(call.head, duration: .now - call.start)
+        call.log?.streamed(call.head)
         var offset: Int64 = 0
         // The file's size once written, when a 206's Content-Range tells it.
         var expectedSize: Int64?
@@ -66,6 +66,8 @@ struct DownloadConsumer {
                 case .success(let size):
                     offset = resume.offset
                     expectedSize = size
+                    // Progress goes on from the bytes on disk, out of the whole file.
+                    call.progress?.resumeDownload(from: offset, total: size)
                 case .failure(let contradiction):
                     call.body.cancel()
                     files.discardUnlessInUse()
@@ -73,6 +75,9 @@ struct DownloadConsumer {
                         "the server's 206 answer cannot continue the download: its Content-Range \(contradiction.reason)"
                     )
                 }
+            } else {
+                // A 200: the whole file again, and its progress from 0.
+                call.progress?.resumeDownload(from: 0, total: nil)
             }
         }
         var written: Int64 = 0

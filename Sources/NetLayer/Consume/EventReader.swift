@@ -219,7 +219,7 @@ final class EventReader: @unchecked Sendable {
                 if !setsCacheControl { request.headerFields.set("Cache-Control", "no-cache") }
                 if !lastEventID.isEmpty { request.headerFields.set("Last-Event-ID", lastEventID) }
             })
-        call.log?.streamed(call.head, duration: .now - call.start)
+        call.log?.streamed(call.head)
         if call.head.statusCode == 204 {
             call.body.cancel()
             return nil

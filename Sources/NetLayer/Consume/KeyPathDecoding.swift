@@ -82,6 +82,8 @@ struct Nested<Value: Decodable>: Decodable {
     }
 }
 
+extension Nested: Sendable where Value: Sendable {}
+
 /// Any string or integer key.
 struct AnyKey: CodingKey {
     let stringValue: String

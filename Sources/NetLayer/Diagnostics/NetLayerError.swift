@@ -17,6 +17,7 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
             case timedOut, cancelled, invalidMethod, invalidValue, tooManyRedirects, redirectRefused
             case responseTooLarge, bodyConsumed, fileFailed, unacceptableContentType
             case authenticationFailed, interceptorFailed
+            case tooManyPages, linkLoop
         }
 
         private let base: Base
@@ -75,6 +76,13 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let authenticationFailed = Code(base: .authenticationFailed)
         /// An ``Interceptor`` threw an error of its own; see ``NetLayerError/underlying``.
         public static let interceptorFailed = Code(base: .interceptorFailed)
+
+        /// Paging (``Executor/pages(model:at:maximumPages:debug:)``): the last page allowed still
+        /// links to a next one; raise `maximumPages` to read further.
+        public static let tooManyPages = Code(base: .tooManyPages)
+        /// Paging: a page's `next` link leads back to a page already read, which would repeat
+        /// forever.
+        public static let linkLoop = Code(base: .linkLoop)
 
         /// The code's name, for example `unacceptableStatus`.
         public var description: String { base.rawValue }

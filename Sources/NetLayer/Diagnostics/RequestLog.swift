@@ -9,19 +9,35 @@ import Foundation
 /// The redactor is built for each block from the headers as sent so far: an interceptor's or the
 /// authenticator's credentials, and a replay's refreshed ones, are secrets from the moment they
 /// go out, though the log was made before.
+///
+/// Every attempt the transport makes shows: a retry's `↻ retry` line, a replay's `↻ replay` line,
+/// a redirect's `↪` line, each naming the answer it follows. A wait for admission is a line of its
+/// own (`⏸ waited 1000.0 ms for the rate limit (5 per 1 s)`), so a response line's time is the
+/// exchange alone: from the moment its request went to the transport until the head (streamed
+/// calls) or the last byte (collected ones). A failure line's time is the whole call's.
 struct RequestLog: Sendable {
     private let sink: LogSink
     private let prepared: SharedPreparedRequest
     private let record: AttemptRecord
+    /// When the call started: the failure line's time counts from here.
+    private let start: ContinuousClock.Instant
     /// Longest body text printed before it is cut.
     static let bodyLimit = 1024
     private static let prefix = "[NetLayer]"
 
-    init(_ prepared: SharedPreparedRequest, record: AttemptRecord, sink: LogSink) {
+    init(
+        _ prepared: SharedPreparedRequest, record: AttemptRecord, sink: LogSink,
+        start: ContinuousClock.Instant
+    ) {
         self.sink = sink
         self.prepared = prepared
         self.record = record
+        self.start = start
     }
+
+    /// The last exchange's time so far: since its request went to the transport (since the call
+    /// started when none did).
+    private var exchangeDuration: Duration { .now - (record.sentAt ?? start) }
 
     /// The call's redactor now: the prepared request's secrets and those of every header block sent.
     private var redactor: Redactor {
@@ -56,7 +72,41 @@ struct RequestLog: Sendable {
         ])
     }
 
-    /// A retry about to wait: `↻ retry 2/4 in 0.3 s after 503 Service Unavailable`.
+    /// Waits for admission before a request went out:
+    /// `⏸ waited 1000.0 ms for the rate limit (5 per 1 s)`, one line per reason.
+    func waited(_ waits: [RequestLimiter.Wait], limiter: RequestLimiter) {
+        let lines = waits.map { wait in
+            let what: String
+            switch wait.reason {
+            case .pause: what = "the pause a server asked for (Retry-After)"
+            case .slot: what = "a concurrency slot (\(limiter.maxConcurrentRequests ?? 0) at once)"
+            case .rateLimit:
+                var limits = limiter.rateLimits.map(\.description)
+                if limiter.safetyMargin > .zero { limits.append("margin \(Self.span(limiter.safetyMargin))") }
+                what = "the rate limit (\(limits.joined(separator: "; ")))"
+            }
+            return "\(Self.prefix) ⏸ waited \(Self.milliseconds(wait.duration)) for \(what)"
+        }
+        sink.block(lines)
+    }
+
+    /// A stage sends the call again after an answer it did not return:
+    /// `↻ replay after 401 Unauthorized: the authenticator refreshed the credentials`, or
+    /// `↻ sent again by interceptor Name after 503 Service Unavailable`.
+    /// - Parameters:
+    ///   - action: `replay`, `sent again by interceptor Name`.
+    ///   - outcome: The answer to the attempt before: its status, or its error.
+    ///   - reason: Why, when the stage knows; appended after a colon.
+    func resent(_ action: String, after outcome: Result<Int, NetLayerError>, reason: String?) {
+        let cause: String
+        switch outcome {
+        case .success(let status): cause = "\(status) \(StatusText.reason(status))"
+        case .failure(let error): cause = redactor.mask(error.rawMessage)
+        }
+        sink.block(["\(Self.prefix) ↻ \(action) after \(cause)\(reason.map { ": \($0)" } ?? "")"])
+    }
+
+    /// A retry about to wait: `↻ retry 2/4 in 300.0 ms after 503 Service Unavailable`.
     func retry(
         attempt: Int, of maximum: Int, after outcome: Result<TransportResponse, NetLayerError>,
         delay: Duration
@@ -73,11 +123,12 @@ struct RequestLog: Sendable {
         ])
     }
 
-    func response(_ response: ResponseHead, data: Data, duration: Duration) {
+    /// The response with its body, read whole; its time is the exchange's, to the last byte.
+    func response(_ response: ResponseHead, data: Data) {
         let redactor = redactor
         let status = response.statusCode
         var lines = [
-            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · \(data.count) bytes"
+            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(exchangeDuration)) · \(data.count) bytes"
         ]
         if let headers = headerLine(response.headerFields.sorted, redactor: redactor) {
             lines.append(headers)
@@ -92,13 +143,14 @@ struct RequestLog: Sendable {
         sink.block(lines)
     }
 
-    /// The head of a response whose body is streamed to the caller (not printed).
-    func streamed(_ response: ResponseHead, duration: Duration) {
+    /// The head of a response whose body is streamed to the caller (not printed); its time is the
+    /// exchange's, to the head.
+    func streamed(_ response: ResponseHead) {
         let redactor = redactor
         let status = response.statusCode
         let size = response.contentLength.map { "\($0) bytes" } ?? "length unknown"
         var lines = [
-            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(duration)) · streamed, \(size)"
+            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(exchangeDuration)) · streamed, \(size)"
         ]
         if let headers = headerLine(response.headerFields.sorted, redactor: redactor) {
             lines.append(headers)
@@ -106,16 +158,39 @@ struct RequestLog: Sendable {
         sink.block(lines)
     }
 
-    func failure(_ prepared: PreparedRequest, error: NetLayerError, duration: Duration) {
+    /// The call failed; its time is the whole call's.
+    func failure(_ prepared: PreparedRequest, error: NetLayerError) {
         let redactor = redactor
         sink.block([
-            "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.rawMessage)) · \(Self.milliseconds(duration))"
+            "\(Self.prefix) ✕ \(prepared.method) \(redactor.url(prepared.url)) · \(redactor.mask(error.rawMessage)) · \(Self.milliseconds(.now - start))"
         ])
     }
 
+    /// `2.0 ms`, `1003.7 ms`: every time debug output prints, in milliseconds to a tenth.
     static func milliseconds(_ duration: Duration) -> String {
-        let ms = duration.seconds * 1000
-        return "\((ms * 10).rounded() / 10) ms"
+        let tenths = (duration.seconds * 10_000).rounded()
+        guard tenths.isFinite, abs(tenths) < 1e15 else { return "\(duration.seconds) s" }
+        let whole = Int64(tenths)
+        let sign = whole < 0 ? "-" : ""
+        return "\(sign)\(abs(whole) / 10).\(abs(whole) % 10) ms"
+    }
+
+    /// A span as a person writes it: `1 s`, `300 ms`, `1.5 s`, `1 min`, `1 h`, `2.5 ms`.
+    static func span(_ duration: Duration) -> String {
+        let seconds = duration.seconds
+        func trimmed(_ value: Double) -> String {
+            let rounded = (value * 1000).rounded() / 1000
+            if rounded == rounded.rounded(), abs(rounded) < 1e15 { return "\(Int64(rounded))" }
+            return "\(rounded)"
+        }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 {
+            return "\(trimmed(seconds / 3600)) h"
+        }
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 {
+            return "\(trimmed(seconds / 60)) min"
+        }
+        if seconds < 1 { return "\(trimmed(seconds * 1000)) ms" }
+        return "\(trimmed(seconds)) s"
     }
 
     static func cut(_ text: String, total: Int) -> String {

@@ -14,9 +14,11 @@ public struct TransferProgress: Sendable, Hashable {
     public let direction: Direction
     /// Bytes sent or received so far; never decreases within one attempt. A call its retry policy
     /// sends again starts again from the new attempt's first byte, so the last event describes the
-    /// body the call returns.
+    /// body the call returns. A resumed download counts the whole file: the bytes already on disk
+    /// are done from its first event on.
     public let completedBytes: Int64
-    /// The total, when known (the request body's length; the response's `Content-Length`).
+    /// The total, when known (the request body's length; the response's `Content-Length`; for a
+    /// resumed download, the whole file's length from the `206`'s `Content-Range`).
     public let expectedBytes: Int64?
     /// Whether this is the last event of this direction: the transfer completed.
     public let isFinished: Bool
@@ -60,7 +62,20 @@ public final class ProgressReporter: Sendable {
     /// A retry begins: the next events count the new attempt's bytes, from zero.
     func restart() { state.reset() }
 
+    /// A resumed download is being asked for: download events wait (the latest one kept) until
+    /// ``resumeDownload(from:total:)`` says, from the response head, what they count.
+    func holdDownload() { state.holdDownload() }
+
+    /// The response to a resumed download arrived: from now on download events count `offset`
+    /// bytes already on disk as done, out of `total` (the whole file) when known, else out of the
+    /// response's own length plus `offset`. An event for the bytes so far is reported at once.
+    /// `offset` 0 and `total` `nil` (a `200`, the whole file again) report events as they come.
+    func resumeDownload(from offset: Int64, total: Int64?) {
+        state.resumeDownload(from: offset, total: total)
+    }
+
     /// The final events: the upload (when there was a body) and the download, each once.
+    /// `downloaded` is this response's bytes; a resumed download's event adds the bytes on disk.
     func finish(uploaded: Int64?, downloaded: Int64) {
         if let uploaded { state.report(.upload, completed: uploaded, expected: uploaded, finished: true) }
         state.report(.download, completed: downloaded, expected: downloaded, finished: true)
@@ -70,32 +85,99 @@ public final class ProgressReporter: Sendable {
 /// The last event of each direction, behind a lock. The handler runs under the lock too, so events
 /// reach it in order whichever thread reports them.
 final class ProgressState: Sendable {
+    /// What download events count: the response's bytes as they are, or a resumed file's.
+    private enum DownloadBase {
+        /// The response's bytes (a full download).
+        case none
+        /// Waiting for the head of a resumed download; the latest event reported meanwhile.
+        case held(latest: (completed: Int64, expected: Int64?)?)
+        /// A resumed download: `offset` bytes were on disk, of `total` when known.
+        case resumed(offset: Int64, total: Int64?)
+    }
+
+    private struct State {
+        var last: [TransferProgress.Direction: (completed: Int64, finished: Bool)] = [:]
+        var base = DownloadBase.none
+    }
+
     private let handler: @Sendable (TransferProgress) -> Void
-    private let last = LockedValue([TransferProgress.Direction: (completed: Int64, finished: Bool)]())
+    private let state = LockedValue(State())
 
     init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
 
-    /// Forgets what was reported: a new attempt's events start from zero.
-    func reset() { last.withLock { $0 = [:] } }
+    /// Forgets what was reported: a new attempt's events start from zero (a resumed download's
+    /// held or resumed base stays: the attempt asks for the same range).
+    func reset() {
+        state.withLock { state in
+            state.last = [:]
+            if case .held = state.base { state.base = .held(latest: nil) }
+        }
+    }
+
+    /// See ``ProgressReporter/holdDownload()``.
+    func holdDownload() { state.withLock { $0.base = .held(latest: nil) } }
+
+    /// See ``ProgressReporter/resumeDownload(from:total:)``.
+    func resumeDownload(from offset: Int64, total: Int64?) {
+        state.withLock { state in
+            let held: (completed: Int64, expected: Int64?)?
+            if case .held(let latest) = state.base { held = latest } else { held = nil }
+            state.base = offset > 0 ? .resumed(offset: offset, total: total) : .none
+            // The resumed call's first event: the bytes on disk (and any that arrived meanwhile).
+            if offset > 0 || held != nil {
+                report(
+                    &state, .download, completed: held?.completed ?? 0,
+                    expected: held.flatMap { $0.expected },
+                    finished: false)
+            }
+        }
+    }
 
     func report(_ direction: TransferProgress.Direction, completed: Int64, expected: Int64?, finished: Bool) {
-        last.withLock { last in
-            let previous = last[direction]
-            if previous?.finished == true { return }
-            let done = max(completed, previous?.completed ?? 0)
-            let total = expected.map { max($0, done) }
-            if !finished, let previous {
-                // Throttle: a new event only for a step of at least 1/500 of the total (or 64 KiB).
-                let step = max(64 * 1024, (total ?? 0) / 500)
-                if done - previous.completed < step && done != total { return }
-                if done == previous.completed { return }
-            }
-            last[direction] = (done, finished)
-            handler(
-                TransferProgress(
-                    direction: direction, completedBytes: done, expectedBytes: total, isFinished: finished))
+        state.withLock { state in
+            report(&state, direction, completed: completed, expected: expected, finished: finished)
         }
+    }
+
+    private func report(
+        _ state: inout State, _ direction: TransferProgress.Direction, completed: Int64, expected: Int64?,
+        finished: Bool
+    ) {
+        var completed = completed
+        var expected = expected
+        if direction == .download {
+            switch state.base {
+            case .none: break
+            case .held:
+                state.base = .held(latest: (completed, expected))
+                return
+            case .resumed(let offset, let total):
+                // Saturating: a transport's number plus the offset cannot trap.
+                completed = Self.sum(completed, offset)
+                expected = total ?? expected.map { Self.sum($0, offset) }
+            }
+        }
+        let previous = state.last[direction]
+        if previous?.finished == true { return }
+        let done = max(completed, previous?.completed ?? 0)
+        let total = expected.map { max($0, done) }
+        if !finished, let previous {
+            // Throttle: a new event only for a step of at least 1/500 of the total (or 64 KiB).
+            let step = max(64 * 1024, (total ?? 0) / 500)
+            if done - previous.completed < step && done != total { return }
+            if done == previous.completed { return }
+        }
+        state.last[direction] = (done, finished)
+        handler(
+            TransferProgress(
+                direction: direction, completedBytes: done, expectedBytes: total, isFinished: finished))
+    }
+
+    /// `a + b`, at most `Int64.max`.
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : value
     }
 }

@@ -75,7 +75,8 @@ public struct Timeouts: Sendable, Hashable {
             guard let value else { return nil }
             if value <= .zero {
                 throw .invalidValue(
-                    part: name, reason: "\(value) is not longer than zero; leave it nil for no limit")
+                    part: name,
+                    reason: "\(value.formattedSeconds) is not longer than zero; leave it nil for no limit")
             }
             return min(value, maximum)
         }

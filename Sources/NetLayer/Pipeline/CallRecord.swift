@@ -70,6 +70,8 @@ struct AttemptRecord: Sendable {
         var sentHeaders = HeaderFields()
         /// Every attempt's header block as sent (a replay's refreshed credentials included).
         var sentBlocks: [HeaderFields] = []
+        /// When the last request (attempt or redirect hop) went to the transport, after admission.
+        var sentAt: ContinuousClock.Instant?
     }
     private let state: LockedValue<State>
 
@@ -97,8 +99,18 @@ struct AttemptRecord: Sendable {
         }
     }
 
-    /// The attempt passed admission and goes to the transport: it counts.
-    func admitted() { state.withLock { $0.attempts += 1 } }
+    /// A request passed admission and goes to the transport now; an attempt's first hop counts
+    /// (`countingAnAttempt`), a redirect hop does not.
+    func admitted(countingAnAttempt: Bool) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            if countingAnAttempt { state.attempts += 1 }
+            state.sentAt = now
+        }
+    }
+
+    /// When the last request went to the transport; `nil` before any did.
+    var sentAt: ContinuousClock.Instant? { state.withLock { $0.sentAt } }
 
     func redirected(_ redirect: Redirect, to request: TransportRequest) {
         state.withLock { state in

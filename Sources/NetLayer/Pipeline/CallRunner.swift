@@ -48,7 +48,7 @@ struct OpenedCall: Sendable {
     func failure(_ error: any Error) -> NetLayerError {
         var failure = CallErrors.failure(
             error, request: request, redactor: redactor(for: prepared), redirects: redirects,
-            log: log, prepared: prepared, start: start)
+            log: log, prepared: prepared)
         failure.attempts = attempts
         return failure
     }
@@ -99,10 +99,12 @@ enum CallRunner {
     ///   - streams: The caller reads the body as it arrives.
     ///   - validation: Default: the call's, the target's or the resource's.
     ///   - collectLimit: A collected call's response limit (the body is then read while retrying).
+    ///   - resumesDownload: The call asks for the rest of a partial file: its download progress
+    ///     waits for the consumer to say what it counts (``ProgressReporter/holdDownload()``).
     /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
     static func open(
         _ spec: CallSpec, options: CallOptions, prepared: PreparedRequest, debug: Bool, streams: Bool,
-        validation: Validation? = nil, collectLimit: Int? = nil
+        validation: Validation? = nil, collectLimit: Int? = nil, resumesDownload: Bool = false
     ) async throws(NetLayerError) -> OpenedCall {
         let resource = spec.resource
         let policy = options.retryPolicy ?? resource.options.retryPolicy
@@ -110,12 +112,13 @@ enum CallRunner {
         let pipeline = Pipeline.of(resource, options: options, policy: policy)
         let record = AttemptRecord(prepared.request)
         let shared = SharedPreparedRequest(prepared, pathParts: spec.pathParts, resource: resource)
+        let start = ContinuousClock.now
         let log =
             (debug || resource.options.debug)
-            ? RequestLog(shared, record: record, sink: resource.options.log) : nil
+            ? RequestLog(shared, record: record, sink: resource.options.log, start: start) : nil
         log?.request(prepared)
         let progress = options.progressHandler.map { ProgressReporter($0) }
-        let start = ContinuousClock.now
+        if resumesDownload { progress?.holdDownload() }
         let call = CallRecord(
             resource: resource, prepared: prepared, pathParts: spec.pathParts, retryPolicy: policy,
             redirectPolicy: options.redirectPolicy,
@@ -134,7 +137,7 @@ enum CallRunner {
             let sent = call.sentPrepared
             var failure = CallErrors.failure(
                 error, request: record.lastRequest, redactor: call.redactor(for: sent),
-                redirects: record.redirects, log: log, prepared: sent, start: start)
+                redirects: record.redirects, log: log, prepared: sent)
             failure.attempts = record.attempts
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
             // Masked again with every credential the attempts sent (an error raised in a stage
@@ -165,8 +168,7 @@ enum CallRunner {
         _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, note: String?
     ) async throws(NetLayerError) {
         let body = await call.errorBody(limit: streams ? OpenedCall.errorBodyLimit : Int.max)
-        let duration = ContinuousClock.now - call.start
-        call.log?.response(call.head, data: body, duration: duration)
+        call.log?.response(call.head, data: body)
         let redactor = call.sharedPrepared.redactor
         var failure =
             if case .contentType(let expected) = verdict {
@@ -202,7 +204,7 @@ enum CallRunner {
         }
         let duration = ContinuousClock.now - call.start
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
-        call.log?.response(call.head, data: data, duration: duration)
+        call.log?.response(call.head, data: data)
         return Exchange(
             data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
             sharedPrepared: call.sharedPrepared, attempts: call.attempts)
@@ -214,12 +216,12 @@ enum CallErrors {
     /// Maps any error of a call to a redacted ``NetLayerError`` and prints the failure line.
     static func failure(
         _ error: any Error, request: TransportRequest, redactor: Redactor, redirects: [Redirect],
-        log: RequestLog?, prepared: PreparedRequest, start: ContinuousClock.Instant
+        log: RequestLog?, prepared: PreparedRequest
     ) -> NetLayerError {
         if let known = error as? NetLayerError, known.redactor != nil {
             // Validation printed the response already; anything else gets its failure line.
             if known.code != .unacceptableStatus, known.code != .unacceptableContentType {
-                log?.failure(prepared, error: known, duration: .now - start)
+                log?.failure(prepared, error: known)
             }
             return known
         }
@@ -227,7 +229,7 @@ enum CallErrors {
         if failure.redirects.isEmpty {
             failure.redirects = failure.redactor.map { redirects.printed(with: CallSecrets($0)) } ?? redirects
         }
-        log?.failure(prepared, error: failure, duration: .now - start)
+        log?.failure(prepared, error: failure)
         return failure
     }
 

@@ -95,8 +95,25 @@ struct InterceptorStage: Stage {
         async throws
         -> TransportResponse
     {
-        try await interceptor.intercept(request, context: context) { request in
-            try await next(request, context)
+        guard let log = context.call?.log else {
+            return try await interceptor.intercept(request, context: context) { request in
+                try await next(request, context)
+            }
+        }
+        let name = type(of: interceptor)
+        let watch =
+            interceptor is Authentication
+            ? ResendWatch.replay(log)
+            : ResendWatch(
+                log: log, action: "sent again by interceptor \(name)", reason: nil,
+                declined: "not sent again by interceptor \(name)")
+        do {
+            return try await interceptor.intercept(request, context: context) { request in
+                try await watch.send { try await next(request, context) }
+            }
+        } catch {
+            watch.declined()
+            throw error
         }
     }
 }
@@ -109,7 +126,74 @@ struct AuthenticationStage: Stage {
         async throws
         -> TransportResponse
     {
-        try await authentication.run(request) { request in try await next(request, context) }
+        guard let log = context.call?.log else {
+            return try await authentication.run(request) { request in try await next(request, context) }
+        }
+        let watch = ResendWatch.replay(log)
+        do {
+            return try await authentication.run(request) { request in
+                try await watch.send { try await next(request, context) }
+            }
+        } catch {
+            watch.declined()
+            throw error
+        }
+    }
+}
+
+/// Watches one pass of a stage that may send the call again (an authenticator's replay, an
+/// interceptor calling `next` twice), for debug output: every send after the first prints the
+/// answer to the one before and why it is sent again, and an answer the stage neither returns nor
+/// sends again (it throws instead: a refresh that failed) prints too, so each attempt the
+/// transport made shows. Made only when the call prints.
+final class ResendWatch: Sendable {
+    private let log: RequestLog
+    private let action: String
+    private let reason: String?
+    private let declinedAction: String
+    /// How many sends began, and the outcome of the last that ended.
+    private let state = LockedValue<(sends: Int, outcome: Result<Int, NetLayerError>?)>((0, nil))
+
+    /// - Parameters:
+    ///   - action: Printed when the stage sends again (`replay`).
+    ///   - reason: Why, when the stage knows.
+    ///   - declined: Printed when the stage throws after an answer (`no replay`).
+    init(log: RequestLog, action: String, reason: String?, declined: String) {
+        self.log = log
+        self.action = action
+        self.reason = reason
+        self.declinedAction = declined
+    }
+
+    /// The watch of an ``Authentication``, which replays a call once after a rejection.
+    static func replay(_ log: RequestLog) -> ResendWatch {
+        ResendWatch(
+            log: log, action: "replay", reason: "the authenticator refreshed the credentials",
+            declined: "no replay")
+    }
+
+    /// The stage threw: when its last send was answered, that answer was dropped; print it (the
+    /// failure line that follows says why).
+    func declined() {
+        guard case .success(let status)? = state.withLock({ $0.outcome }) else { return }
+        log.resent(declinedAction, after: .success(status), reason: nil)
+    }
+
+    /// Sends through `next`, first printing the answer it follows when it is not the first send.
+    func send(_ next: () async throws -> TransportResponse) async throws -> TransportResponse {
+        let previous: Result<Int, NetLayerError>? = state.withLock { state in
+            state.sends += 1
+            return state.sends > 1 ? state.outcome : nil
+        }
+        if let previous { log.resent(action, after: previous, reason: reason) }
+        do {
+            let response = try await next()
+            state.withLock { $0.outcome = .success(response.head.statusCode) }
+            return response
+        } catch {
+            state.withLock { $0.outcome = .failure(NetLayerError.known(error)) }
+            throw error
+        }
     }
 }
 

@@ -78,6 +78,6 @@ public struct RateLimit: Sendable, Hashable {
 }
 
 extension RateLimit: CustomStringConvertible {
-    /// A short human-readable form, such as `5 per 1.0 seconds`.
-    public var description: String { "\(requests) per \(window)\(isPaced ? ", paced" : "")" }
+    /// A short human-readable form, such as `5 per 1 s`, `10 per 250 ms, paced`.
+    public var description: String { "\(requests) per \(RequestLog.span(window))\(isPaced ? ", paced" : "")" }
 }

@@ -57,9 +57,16 @@ enum TransportStage {
             request.isChecked = true
         }
         let limiter = call.resource.limiter
-        let slot = limiter.admitsAtOnce ? nil : try await limiter.admit(deadline: context.deadline)
-        // The attempt passed admission: it counts (an attempt that never left does not).
-        if !context.isFollowUpHop { record.admitted() }
+        var slot: ConcurrencySlots.Slot?
+        if !limiter.admitsAtOnce {
+            let admission = try await limiter.admit(deadline: context.deadline)
+            slot = admission.slot
+            // Printed apart from the exchange, whose time then starts when the request is sent.
+            if !admission.waits.isEmpty { call.log?.waited(admission.waits, limiter: limiter) }
+        }
+        // The attempt passed admission: it counts (an attempt that never left does not), and its
+        // exchange starts now.
+        record.admitted(countingAnAttempt: !context.isFollowUpHop)
         var transport = context.transport
         if let total = context.transport.timeouts.total {
             let left = total - (ContinuousClock.now - call.start)

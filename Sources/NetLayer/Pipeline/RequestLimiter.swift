@@ -106,24 +106,49 @@ public final class RequestLimiter: Sendable {
     /// limit, no rate limit, no pause. Lets a caller skip the async ``admit(deadline:)``.
     var admitsAtOnce: Bool { slots == nil && rateLimiter.isUnlimited && pausedUntil == nil }
 
+    /// What one admission took and held: the concurrency slot, and how long the request waited
+    /// for each limit that made it wait (printed by debug output apart from the exchange).
+    struct Admission: Sendable {
+        /// The slot to release when the response is done; `nil` without a concurrency limit.
+        var slot: ConcurrencySlots.Slot?
+        /// The waits, in the order they happened; empty when the request was admitted at once.
+        var waits: [Wait] = []
+    }
+
+    /// One wait of an admission.
+    struct Wait: Sendable, Equatable {
+        /// What the request waited for.
+        enum Reason: Sendable, Equatable {
+            /// A pause a server asked for (`Retry-After` on a 429 or 503).
+            case pause
+            /// A free concurrency slot.
+            case slot
+            /// The rate limits.
+            case rateLimit
+        }
+        var reason: Reason
+        var duration: Duration
+    }
+
     /// Waits for admission: pause, then a slot, then every rate limit.
     /// - Parameter deadline: The call's total deadline; waiting past it throws
     ///   ``NetLayerError/Code/timedOut``. `nil`: wait as long as it takes.
-    /// - Returns: The slot to release when the response is done (`nil` without a concurrency limit).
+    /// - Returns: The slot to release when the response is done (`nil` without a concurrency
+    ///   limit), and the waits.
     /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting, or
     ///   ``NetLayerError/Code/timedOut``; nothing is held then.
-    func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> ConcurrencySlots.Slot? {
-        if admitsAtOnce { return nil }
+    func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> Admission {
+        if admitsAtOnce { return Admission() }
         guard let deadline else { return try await admit() }
         do {
-            return try await withThrowingTaskGroup(of: ConcurrencySlots.Slot?.self) { group in
+            return try await withThrowingTaskGroup(of: Admission.self) { group in
                 group.addTask { try await self.admit() }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     throw NetLayerError.timedOut("the total deadline elapsed while waiting for admission")
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next() else { return nil }
+                guard let first = try await group.next() else { return Admission() }
                 return first
             }
         } catch let error as NetLayerError {
@@ -133,39 +158,62 @@ public final class RequestLimiter: Sendable {
         }
     }
 
-    private func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
-        try await waitOutPause(holding: nil)
+    private func admit() async throws(NetLayerError) -> Admission {
+        var waits: [Wait] = []
+        /// Notes a wait that began at `start`, added to an earlier one for the same reason.
+        func waited(_ reason: Wait.Reason, since start: ContinuousClock.Instant) {
+            let duration = ContinuousClock.now - start
+            if let index = waits.firstIndex(where: { $0.reason == reason }) {
+                waits[index].duration += duration
+            } else {
+                waits.append(Wait(reason: reason, duration: duration))
+            }
+        }
+        var start = ContinuousClock.now
+        if try await waitOutPause(holding: nil) { waited(.pause, since: start) }
         let slot: ConcurrencySlots.Slot?
         if let slots {
-            do { slot = try await slots.acquire() } catch { throw .cancelled }
+            start = .now
+            let queued: Bool
+            do { (slot, queued) = try await slots.acquireReportingWait() } catch { throw .cancelled }
+            if queued { waited(.slot, since: start) }
         } else {
             slot = nil
         }
         // A pause may have begun while this caller queued for the slot (the 429 that caused it
         // handed its slot on): wait it out holding the slot, so the queue keeps its order.
-        try await waitOutPause(holding: slot)
+        start = .now
+        if try await waitOutPause(holding: slot) { waited(.pause, since: start) }
         if !rateLimiter.isUnlimited {
-            do { try await rateLimiter.acquire() } catch {
+            start = .now
+            let queued: Bool
+            do { queued = try await rateLimiter.acquireReportingWait() } catch {
                 slot?.release()
                 throw .cancelled
             }
-            try await waitOutPause(holding: slot)
+            if queued { waited(.rateLimit, since: start) }
+            start = .now
+            if try await waitOutPause(holding: slot) { waited(.pause, since: start) }
         }
         if Task.isCancelled {
             slot?.release()
             throw .cancelled
         }
-        return slot
+        return Admission(slot: slot, waits: waits)
     }
 
     /// Sleeps until no pause is in force; on cancellation releases `slot` and throws.
-    private func waitOutPause(holding slot: ConcurrencySlots.Slot?) async throws(NetLayerError) {
+    /// - Returns: Whether there was a pause to wait out.
+    private func waitOutPause(holding slot: ConcurrencySlots.Slot?) async throws(NetLayerError) -> Bool {
+        var paused = false
         while let until = pausedUntil {
+            paused = true
             do { try await Task.sleep(until: until, clock: .continuous) } catch {
                 slot?.release()
                 throw .cancelled
             }
         }
+        return paused
     }
 
     /// Notes a response: a 429 or 503 with a `Retry-After` pauses admission.

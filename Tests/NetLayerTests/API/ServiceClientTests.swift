@@ -37,7 +37,8 @@ final class RepoTarget: ResourceTarget<ServiceAPI>, @unchecked Sendable {
         try await makeExecutor(params: ["per_page": try api.pageSize]).response(model: [Int].self)
     }
 
-    /// Every page, following `Link: rel="next"`: the Guide's recipe.
+    /// Every page, following `Link: rel="next"` by hand with `makeExecutor(url:)` (what
+    /// `items(of:)` does for you, see `PaginationWireTests`).
     func all() -> AsyncThrowingStream<[Int], any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {

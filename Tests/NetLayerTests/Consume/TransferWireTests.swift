@@ -292,6 +292,34 @@ extension WireTests {
             #expect(scratch.contents == ["data.bin"])
         }
 
+        @Test func progressOfAResumedDownloadCountsTheWholeFile() async throws {
+            let server = try Self.server.get()
+            let scratch = try ScratchDirectory()
+            defer { scratch.remove() }
+            let size: Int64 = 4 << 20
+            let path = "/pattern/\(uniquePath())"
+            let destination = scratch.file("data.bin")
+            let executor = TestAPI(server: server).target(path).makeExecutor(params: [
+                "length": size, "interruptAfter": 3 << 19, "interruptOnce": 1, "interruptKey": path,
+            ])
+            _ = try? await executor.download(to: destination, resumable: true)
+            let progress = ProgressLog()
+            let download = try await executor.progress(progress.record).download(
+                to: destination, resumable: true)
+            try #require(download.head.statusCode == 206 && download.resumedFrom > 0)
+            #expect(server.patternRecords(path: path).last?.rangeHeader == "bytes=\(download.resumedFrom)-")
+            let events = progress.of(.download)
+            // Not `0 % of the rest`: the bytes on disk are done from the first event on, out of the
+            // whole file, and the bar goes on to 100 %.
+            let first = try #require(events.first)
+            #expect(
+                first.completedBytes >= download.resumedFrom, "\(first) after \(download.resumedFrom) on disk"
+            )
+            #expect(events.allSatisfy { $0.expectedBytes == size }, "\(events.map(\.expectedBytes))")
+            #expect(progress.isComplete(.download, total: size))
+            #expect((first.fraction ?? 0) >= Double(download.resumedFrom) / Double(size))
+        }
+
         @Test func aServerThatAnswers200InsteadOf206GetsAFullDownload() async throws {
             let server = try Self.server.get()
             let scratch = try ScratchDirectory()
@@ -304,10 +332,15 @@ extension WireTests {
                 "interruptKey": path,
             ])
             _ = try? await executor.download(to: destination, resumable: true)
-            let download = try await executor.download(to: destination, resumable: true)
+            let progress = ProgressLog()
+            let download = try await executor.progress(progress.record).download(
+                to: destination, resumable: true)
             #expect(
                 download.head.statusCode == 200 && download.resumedFrom == 0 && download.bytesWritten == size)
             #expect(server.patternRecords(path: path).last?.rangeHeader != nil)
+            // The whole file again: progress starts again from 0 of the full length.
+            #expect(progress.of(.download).allSatisfy { $0.expectedBytes == size })
+            #expect(progress.isComplete(.download, total: size))
             let (checksum, length) = try TestPattern.checksumOfFile(destination)
             #expect(length == size && checksum == TestPattern.checksum(range: 0..<size))
             #expect(scratch.contents == ["data.bin"])

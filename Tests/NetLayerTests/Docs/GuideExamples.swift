@@ -141,7 +141,16 @@ enum GuideExamples {
     // MARK: Pagination
 
     static func printAll(_ api: GitHubAPI) async throws {
-        for try await repos in api.repos().all(org: "swiftlang") { print(repos.count) }
+        for try await repo in api.repos().all(org: "swiftlang") { print(repo.name) }
+    }
+
+    static func printPages(_ repos: ReposTarget, search: ReposTarget) async throws -> LinkedItems<Repo> {
+        let pages = repos.makeExecutor(params: ["per_page": 100]).pages(model: [Repo].self)
+        for try await page in pages {
+            print(page.number, page.value.count, page.response.headerFields["X-RateLimit-Remaining"] ?? "-")
+        }
+        let found = search.makeExecutor(params: ["q": "swift"]).items(of: Repo.self, at: "items")
+        return found
     }
 
     // MARK: Redirects
@@ -160,23 +169,8 @@ typealias ReposTarget = GuideExamples.ReposTarget
 typealias Repo = GuideExamples.Repo
 
 extension ReposTarget {
-    func all(org: String) -> AsyncThrowingStream<[Repo], any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var page = try await makeExecutor(subpath: ":org/repos", pathParts: ["org": org],
-                                                      params: ["per_page": 100]).response(model: [Repo].self)
-                    continuation.yield(page.value)
-                    while let next = page.link("next") {
-                        page = try await makeExecutor(url: next).response(model: [Repo].self)
-                        continuation.yield(page.value)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    func all(org: String) -> LinkedItems<Repo> {
+        makeExecutor(subpath: ":org/repos", pathParts: ["org": org], params: ["per_page": 100])
+            .items(of: Repo.self)
     }
 }
