@@ -73,7 +73,8 @@ public final class Authentication: Sendable {
         self.authenticator = authenticator
         if refreshTimeout <= .zero {
             problem = .invalidValue(
-                part: "authentication.refreshTimeout", reason: "\(refreshTimeout) is zero or less")
+                part: "authentication.refreshTimeout",
+                reason: "\(RequestLog.span(refreshTimeout)) is zero or less")
         } else {
             problem = nil
         }

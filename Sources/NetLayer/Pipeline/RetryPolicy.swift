@@ -130,7 +130,8 @@ public struct RetryPolicy: Sendable {
                 reason: "\(maximumAttempts) is less than 1; use RetryPolicy.none for no retries")
         }
         if maximumDelay < .zero {
-            return .invalidValue(part: "retryPolicy.maximumDelay", reason: "\(maximumDelay) is negative")
+            return .invalidValue(
+                part: "retryPolicy.maximumDelay", reason: "\(RequestLog.span(maximumDelay)) is negative")
         }
         if let reason = Self.statusCodesProblem(statusCodes) {
             return .invalidValue(part: "retryPolicy.statusCodes", reason: reason)
@@ -138,12 +139,14 @@ public struct RetryPolicy: Sendable {
         switch delay {
         case .none: return nil
         case .fixed(let value) where value < .zero:
-            return .invalidValue(part: "retryPolicy.delay", reason: "\(value) is negative")
+            return .invalidValue(part: "retryPolicy.delay", reason: "\(RequestLog.span(value)) is negative")
         case .exponential(let base, let multiplier)
         where base < .zero || !(multiplier >= 1) || !multiplier.isFinite:
             return .invalidValue(
                 part: "retryPolicy",
-                reason: "base \(base) must not be negative and multiplier \(multiplier) must be at least 1")
+                reason:
+                    "base \(RequestLog.span(base)) must not be negative and multiplier \(multiplier) must be at least 1"
+            )
         default: return nil
         }
     }

@@ -22,7 +22,7 @@ struct LinkHeaderParsesInLinearTimeTests {
         fields.append("Link", "<https://a.example/>; title=\"" + String(repeating: "x", count: 90_000) + "\"")
         let clock = ContinuousClock()
         var fastest = Duration.seconds(1)
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let start = clock.now
             _ = fields.links()
             fastest = min(fastest, clock.now - start)
@@ -30,15 +30,19 @@ struct LinkHeaderParsesInLinearTimeTests {
         return max(.milliseconds(50), fastest * 10)
     }()
 
-    /// The fastest of three runs of `body` (a first run pays for caches and page faults).
+    /// The fastest of up to ten runs of `body`, stopping at the first one within the bound or
+    /// after 2 s in all: a first run pays for caches and page faults, and on a loaded machine a run
+    /// may lose its core for a while (70 ms seen at a load average of 11 on two cores). A quadratic
+    /// parser is slow on every run.
     static func fastest(_ body: () -> Void) -> Duration {
         let clock = ContinuousClock()
+        let began = clock.now
         var best = Duration.seconds(3600)
-        for _ in 0..<3 {
+        for _ in 0..<10 {
             let start = clock.now
             body()
             best = min(best, clock.now - start)
-            if best < bound { break }
+            if best < bound || clock.now - began > .seconds(2) { break }
         }
         return best
     }

@@ -125,6 +125,9 @@ extension WireTests.Resilience {
                     let error = await failure { try await api.target(path).makeExecutor().execute() }
                     #expect(error?.code == .invalidValue)
                     #expect(error?.message.contains("refreshTimeout") == true)
+                    // Rounded as debug output prints durations, not `-1.0 seconds`.
+                    let shown = timeout == .zero ? "0 ms is zero or less" : "-1000 ms is zero or less"
+                    #expect(error?.message.contains(shown) == true, "\(error?.message ?? "")")
                 }
                 #expect(server.requests(path: path).isEmpty)
             }

@@ -83,6 +83,9 @@ struct ResiliencePolicyTests {
         #expect(RetryPolicy.fixed(maximumAttempts: 0).problem?.part == "retryPolicy.maximumAttempts")
         #expect(RetryPolicy.fixed(delay: .seconds(-1)).problem?.part == "retryPolicy.delay")
         #expect(RetryPolicy.fixed(maximumDelay: .seconds(-1)).problem?.part == "retryPolicy.maximumDelay")
+        // Durations in these messages are rounded as debug output prints them.
+        let negative = RetryPolicy.fixed(delay: .milliseconds(-500)).problem?.message ?? ""
+        #expect(negative.contains("-500 ms is negative"), "\(negative)")
         #expect(RetryPolicy.exponential(multiplier: 0.5).problem?.code == .invalidValue)
         #expect(RetryPolicy.exponential(multiplier: .infinity).problem?.code == .invalidValue)
         #expect(RetryPolicy.exponential(multiplier: .nan).problem?.code == .invalidValue)
