@@ -159,6 +159,60 @@ extension WireTests {
             #endif
         }
 
+        /// Answers in full without a `Connection` field, then holds the connection open for a while
+        /// before closing it, reading nothing more: a server that honours the request's
+        /// `Connection: close` without announcing it (RFC 9112 §9.6 only says SHOULD; Hummingbird
+        /// does this) and whose close lags behind its answer, as under CPU load.
+        private func closeSilentlyAfterAnswering(_ server: TestServer, _ path: String) {
+            server.route(path) { request in
+                let body = Data("seen \(request.bodyString)".utf8)
+                let head =
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n"
+                return .raw([.init(Data(head.utf8) + body), .init(Data(), after: .milliseconds(1500))])
+            }
+        }
+
+        @Test(arguments: paths, [HTTPMethod.post, .patch, .put])
+        func bodiesInARowNeverHangWhenTheServerClosesWithoutSayingSo(
+            _ timeout: Duration?, _ method: HTTPMethod
+        )
+            async throws
+        {
+            // Found as a stall of the sample's uploads under load: libcurl keeps a connection whose
+            // answer did not say `Connection: close` in the session's pool, reuses it for the next
+            // request with a body, meets the server's close, resends the head on a new connection
+            // without the body (or without the part it had sent), and both sides wait until a
+            // timeout. Each such request now gets a session, and so a connection pool, of its own.
+            let server = try Self.server.get()
+            let path = uniquePath()
+            closeSilentlyAfterAnswering(server, path)
+            let api = TestAPI(server: server)
+            for round in 0..<3 {
+                let start = ContinuousClock.now
+                let call = api.target(path).makeExecutor(
+                    method: method, params: ["round": round], timeout: timeout)
+                #if canImport(FoundationNetworking)
+                    let data = try await withDeadline(.seconds(5)) { try await call.execute() }
+                    #expect(String(decoding: data, as: UTF8.self).contains("round=\(round)"))
+                #else
+                    // Apple platforms reuse the connection; a request that meets the close fails
+                    // with networkConnectionLost, never hangs (see the test above).
+                    do {
+                        let data = try await withDeadline(.seconds(5)) { try await call.execute() }
+                        #expect(String(decoding: data, as: UTF8.self).contains("round=\(round)"))
+                    } catch let error as NetLayerError {
+                        #expect(error.code == .transport, "\(error)")
+                    }
+                #endif
+                #expect(ContinuousClock.now - start < .seconds(3), "round \(round)")
+            }
+            #if canImport(FoundationNetworking)
+                let received = server.requests(path: path)
+                #expect(received.count == 3, "sent \(received.count) times")
+                #expect(received.allSatisfy { $0.sequenceOnConnection == 1 })
+            #endif
+        }
+
         @Test func allRequestsReuseConnectionsWhenTheTransportIsToldTo() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

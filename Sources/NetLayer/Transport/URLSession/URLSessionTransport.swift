@@ -15,10 +15,13 @@ import Foundation
 /// Linux URLSession, silently resends a request whose kept-alive connection the server had closed:
 /// a POST could reach the server twice, and a request with a body hangs until its idle timeout,
 /// because the body cannot be replayed. So requests with a non-idempotent method (POST, PATCH, any
-/// extension method) or with a body use a second session and carry `Connection: close`, so each
-/// gets a new connection, which libcurl never retries. Idempotent requests without a body (GET,
-/// HEAD, DELETE, OPTIONS, …) keep reusing connections; a resend of those is what RFC 9110 §9.2.2
-/// allows, and the server never sees a half request.
+/// extension method) or with a body each get a session of their own, ended with the request, and
+/// carry `Connection: close`: each gets a new connection that nothing else uses, which libcurl never
+/// retries. (One shared second session was not enough: libcurl keeps a connection unless the
+/// *answer* says `Connection: close`, which servers may leave out, and reused it for the next such
+/// request just as the server closed it.) Idempotent requests without a body (GET, HEAD, DELETE,
+/// OPTIONS, …) keep reusing connections; a resend of those is what RFC 9110 §9.2.2 allows, and the
+/// server never sees a half request.
 public final class URLSessionTransport: Transport {
     /// Which requests may share kept-alive connections (matters on Linux only).
     public enum ConnectionReuse: Sendable, Hashable {
@@ -33,10 +36,11 @@ public final class URLSessionTransport: Transport {
 
     /// The session; it belongs to this transport and is invalidated when the transport goes away.
     public let session: URLSession
-    /// Linux only: the session for requests that must not be replayed (see the type's notes).
-    private let freshConnectionSession: URLSession?
+    /// Linux only: whether requests that must not be replayed get a session of their own (see the
+    /// type's notes).
+    private let freshConnections: Bool
     private let delegate: SessionDelegate
-    /// The delegate queue both sessions share (on Linux it holds URLSession back when it falls
+    /// The delegate queue every session of this transport shares (on Linux it holds URLSession back when it falls
     /// behind; see `BackpressureOperationQueue`).
     let delegateQueue: OperationQueue
 
@@ -93,32 +97,38 @@ public final class URLSessionTransport: Transport {
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
         #if canImport(FoundationNetworking)
-            self.freshConnectionSession =
-                connectionReuse == .allRequests
-                ? nil : URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            self.freshConnections = connectionReuse == .replayableRequestsOnly
         #else
-            self.freshConnectionSession = nil
+            self.freshConnections = false
         #endif
     }
 
     deinit {
         session.finishTasksAndInvalidate()
-        freshConnectionSession?.finishTasksAndInvalidate()
         BodySpool.remove(spoolDirectory)
     }
 
-    /// The session for `request`, with `Connection: close` added when it must get a connection of
-    /// its own: one whose method is not idempotent (RFC 9110 §9.2.2) or that has a body, which a
-    /// transport must not resend after a stale connection.
-    private func route(_ request: inout URLRequest, method: HTTPMethod, hasBody: Bool) -> URLSession {
-        guard let freshConnectionSession else { return session }
+    /// The session for `request`. One that must get a connection of its own — its method is not
+    /// idempotent (RFC 9110 §9.2.2) or it has a body, which a transport must not resend after a
+    /// stale connection — gets `Connection: close` and a new session (`own`), with this transport's
+    /// configuration, delegate and delegate queue, that `send` invalidates on its way out (its one
+    /// task then runs to its end): a session's connections are reused by its next requests whatever
+    /// the request said, so only a session that never has a next request keeps libcurl from
+    /// reusing (and then resending on) a connection the server is closing. A session costs far
+    /// less than the new connection the request opens anyway.
+    private func route(_ request: inout URLRequest, method: HTTPMethod, hasBody: Bool) -> (
+        session: URLSession, own: Bool
+    ) {
+        guard freshConnections else { return (session, false) }
         // Foundation sends a known method in capitals whatever its case ("get" goes out as GET).
         let idempotent =
             method.isIdempotent || HTTPMethod(rawValue: method.rawValue.uppercased()).isIdempotent
         let replayable = idempotent && !hasBody
-        if replayable { return session }
+        if replayable { return (session, false) }
         request.setValue("close", forHTTPHeaderField: "Connection")
-        return freshConnectionSession
+        let own = URLSession(
+            configuration: session.configuration, delegate: delegate, delegateQueue: delegateQueue)
+        return (own, true)
     }
 
     /// Bodies up to this size are assembled in memory even when they come from files: a
@@ -156,7 +166,9 @@ public final class URLSessionTransport: Transport {
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
         let body = request.body.flatMap { $0.length > 0 ? $0 : nil }
-        let session = route(&urlRequest, method: request.method, hasBody: body != nil)
+        let (session, ownSession) = route(&urlRequest, method: request.method, hasBody: body != nil)
+        // A session of the request's own ends with its task; invalidating it lets that task finish.
+        defer { if ownSession { session.finishTasksAndInvalidate() } }
         var upload: URL?
         var cleanup: (@Sendable () -> Void)?
         if let body, body.inMemoryBytes == nil {
