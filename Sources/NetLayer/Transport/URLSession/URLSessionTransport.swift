@@ -167,8 +167,31 @@ public final class URLSessionTransport: Transport {
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
         let body = request.body.flatMap { $0.length > 0 ? $0 : nil }
         let (session, ownSession) = route(&urlRequest, method: request.method, hasBody: body != nil)
-        // A session of the request's own ends with its task; invalidating it lets that task finish.
-        defer { if ownSession { session.finishTasksAndInvalidate() } }
+        guard ownSession else {
+            return try await send(
+                urlRequest, body: body, session: session, timeouts: timeouts, context: context)
+        }
+        // A session of the request's own ends with its task: after the head, invalidating it lets the
+        // task finish its body; after a failure, it is cancelled with whatever task it still holds (a
+        // task cancelled before it was resumed never completes on Linux, and would keep it alive).
+        do {
+            let response = try await send(
+                urlRequest, body: body, session: session, timeouts: timeouts, context: context)
+            session.finishTasksAndInvalidate()
+            return response
+        } catch {
+            session.invalidateAndCancel()
+            throw error
+        }
+    }
+
+    /// Sends `urlRequest` through `session`: from memory, from the body's file, or from a spooled
+    /// copy; directly when there is nothing to watch, else as a delegate-driven task.
+    private func send(
+        _ request: URLRequest, body: RequestBody?, session: URLSession, timeouts: Timeouts,
+        context: TransportContext
+    ) async throws -> TransportResponse {
+        var urlRequest = request
         var upload: URL?
         var cleanup: (@Sendable () -> Void)?
         if let body, body.inMemoryBytes == nil {
