@@ -138,9 +138,14 @@ extension RequestBody {
     var replayProblem: String? {
         for segment in segments {
             guard case .file(let url, let range) = segment else { continue }
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?
-                .int64Value
-            guard let size else { return "\(url.lastPathComponent) cannot be read any more" }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            guard let attributes, let size = (attributes[.size] as? NSNumber)?.int64Value else {
+                return "\(url.lastPathComponent) cannot be read any more"
+            }
+            // A FIFO or a device put in its place has no length to compare (a FIFO's size is 0).
+            guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
+                return "\(url.lastPathComponent) is no longer a regular file"
+            }
             if size < range.upperBound {
                 return
                     "\(url.lastPathComponent) is now \(size) bytes, shorter than the \(range.upperBound) sent"
