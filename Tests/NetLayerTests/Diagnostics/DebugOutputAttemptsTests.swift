@@ -121,7 +121,9 @@ extension WireTests.DebugOutputTests {
         let server = try Self.server.get()
         let lines = LineCollector()
         let api = ResilientAPI(
-            server: server, rateLimits: [RateLimit(requests: 1, per: .milliseconds(2.04095))],
+            // A window longer than the retry's 100 ms, so the retry waits for it however slow the
+            // machine is (a 2 ms window had passed by then under the thread sanitizer: no wait).
+            server: server, rateLimits: [RateLimit(requests: 1, per: .milliseconds(400.04095))],
             options: ResourceOptions(
                 debug: true, log: lines.sink,
                 retryPolicy: .fixed(delay: .milliseconds(2.04095), maximumAttempts: 2)
@@ -146,7 +148,7 @@ extension WireTests.DebugOutputTests {
         #expect(
             printed.contains {
                 $0.hasPrefix("[NetLayer] ⏸ waited ")
-                    && $0.hasSuffix(" ms for the rate limit (1 per 2.041 ms)")
+                    && $0.hasSuffix(" ms for the rate limit (1 per 400.041 ms)")
             })
         #expect(RateLimit.perSecond(5).description == "5 per 1 s")
         #expect(
