@@ -14,6 +14,9 @@ public struct Download: Sendable {
     public let duration: Duration
     /// The redirects followed, oldest first.
     public let redirects: [Redirect]
+    /// Where the call's time went: admission waits and every attempt, a restart after a 416
+    /// included; see ``CallMetrics``.
+    public internal(set) var metrics: CallMetrics
 
     /// The file's size: ``resumedFrom`` + ``bytesWritten``.
     public var fileSize: Int64 { resumedFrom + bytesWritten }

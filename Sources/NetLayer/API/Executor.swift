@@ -62,7 +62,7 @@ public struct Executor: Sendable {
         return Response(
             value: value, data: call.data, head: call.head.printed(with: secrets), sentRequest: call.request,
             duration: call.duration, redirects: call.redirects.printed(with: secrets),
-            attempts: call.attempts,
+            attempts: call.attempts, metrics: CallMetrics(start: .now),
             secrets: secrets)
     }
 

@@ -131,7 +131,7 @@ struct DownloadConsumer {
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)
         return Download(
             fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
-            duration: .now - call.start, redirects: call.redirects)
+            duration: .now - call.start, redirects: call.redirects, metrics: CallMetrics(start: call.start))
     }
 
     /// ``DownloadFiles/moveIntoPlace()`` on the blocking-work queue (`fsync` and `rename`).

@@ -121,6 +121,10 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// How many attempts the call made, the failing one included (more than 1 after retries and
     /// after a replay with refreshed credentials). `0` when nothing was sent.
     public internal(set) var attempts = 0
+    /// The timeline of the call up to the failure: admission waits and every attempt (see
+    /// ``CallMetrics``); `nil` when the call never started (its request could not be built, or a
+    /// setting was invalid) or the error did not come from a call.
+    public internal(set) var metrics: CallMetrics?
     /// Hides secrets in every text this error prints (set once the request is known).
     var redactor: Redactor?
 

@@ -20,4 +20,7 @@ struct CallOptions: Sendable {
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     /// Called once when a call ends, however it ends; set by ``Executor/progressUpdates()``.
     var progressEnded: (@Sendable () -> Void)? = nil
+    /// Set by ``Executor/observer(_:)``: `.some(nil)` turns the resource's observer off; `nil`
+    /// keeps the resource's.
+    var observer: (any CallObserver)?? = nil
 }
