@@ -74,6 +74,8 @@ extension Executor {
             defer { claim.release() }
             let requestURL = try prepare().request.url.absoluteString
             let accepted = options.validation ?? resource.options.validation
+            // A restart after a 416 is an attempt of the same call.
+            let owner = CallOwner()
             let consumer = DownloadConsumer(
                 destination: destination, resumable: resumable, requestURL: requestURL,
                 send: { resume throws(NetLayerError) in
@@ -84,9 +86,15 @@ extension Executor {
                             guard let resume else { return }
                             request.headerFields.set("Range", "bytes=\(resume.offset)-")
                             request.headerFields.set("If-Range", resume.validator)
-                        })
+                        }, owner: owner)
                 })
-            return try await consumer.run(restarted: false)
+            do throws(NetLayerError) {
+                var download = try await consumer.run(restarted: false)
+                if let metrics = owner.end(nil) { download.metrics = metrics }
+                return download
+            } catch {
+                throw owner.ending(error)
+            }
         }
     }
 }

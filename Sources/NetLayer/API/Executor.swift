@@ -62,7 +62,7 @@ public struct Executor: Sendable {
         return Response(
             value: value, data: call.data, head: call.head.printed(with: secrets), sentRequest: call.request,
             duration: call.duration, redirects: call.redirects.printed(with: secrets),
-            attempts: call.attempts, metrics: CallMetrics(start: .now),
+            attempts: call.attempts, metrics: call.metrics,
             secrets: secrets)
     }
 
@@ -136,16 +136,17 @@ public struct Executor: Sendable {
     ///   - validation: Default: the call's, the target's or the resource's.
     ///   - adjust: Changes the prepared request before it is sent (a download's `Range`).
     ///   - collectLimit: A collected call's response limit.
+    ///   - owner: Keeps the record of a call that opens more than once, and ends it.
     func open(
         debug: Bool, streams: Bool, validation: Validation? = nil,
-        adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil
+        adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil, owner: CallOwner? = nil
     ) async throws(NetLayerError) -> OpenedCall {
         var prepared = try prepare()
         adjust?(&prepared.request)
         return try await CallRunner.open(
             spec, options: options, prepared: prepared, debug: debug, streams: streams,
             validation: validation,
-            collectLimit: collectLimit)
+            collectLimit: collectLimit, owner: owner)
     }
 
     /// Sends and reads the whole body, at most the resource's ``ResourceOptions/maximumResponseSize``.
@@ -196,6 +197,7 @@ public struct Executor: Sendable {
             )
             .redacted(by: redactor)
             failure.attempts = exchange.attempts
+            failure.metrics = exchange.metrics
             throw failure
         }
     }

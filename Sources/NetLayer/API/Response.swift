@@ -27,7 +27,7 @@ public struct Response<Value: Sendable>: Sendable {
     /// Where the call's time went: admission waits and every attempt (start, time to first byte,
     /// end, bytes, status, why it was sent); see ``CallMetrics``. Recorded whether or not an
     /// observer is installed.
-    public internal(set) var metrics: CallMetrics
+    public internal(set) var metrics = CallMetrics(start: .now)
     /// ``links``, parsed on first use (shared by copies, which have the same head).
     let parsedLinks = LockedValue<[WebLink]?>(nil)
     /// The secrets of the call, masked when the response is printed.

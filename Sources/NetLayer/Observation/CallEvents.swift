@@ -42,7 +42,8 @@ public struct CallStarted: Sendable {
     public let start: ContinuousClock.Instant
 }
 
-/// What a call waited for before an attempt was admitted.
+/// What a call waited for before an attempt: admission (a server's pause, a concurrency slot, a
+/// rate limit) or the retry policy's delay.
 public struct AdmissionWait: Sendable, Hashable, CustomStringConvertible {
     /// The kind of wait.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
@@ -54,7 +55,11 @@ public struct AdmissionWait: Sendable, Hashable, CustomStringConvertible {
         public static let concurrencySlot = Kind(name: "concurrencySlot")
         /// A rate limit (``RequestLimiter/rateLimits``).
         public static let rateLimit = Kind(name: "rateLimit")
-        /// `serverPause`, `concurrencySlot` or `rateLimit`.
+        /// The ``RetryPolicy``'s delay before a retry (its backoff, or the `Retry-After` it
+        /// honours). Not admission proper; reported with the waits so every gap between attempts
+        /// is named.
+        public static let retryDelay = Kind(name: "retryDelay")
+        /// `serverPause`, `concurrencySlot`, `rateLimit` or `retryDelay`.
         public var description: String { name }
     }
 

@@ -45,9 +45,9 @@ public protocol CallObserver: Sendable {
     /// - Returns: Who receives this call's further events: default `self`; `nil` ignores the call.
     func callStarted(_ event: CallStarted) -> (any CallObserver)?
 
-    /// The call waited for admission before an attempt: a pause a server asked for with
-    /// `Retry-After`, a concurrency slot, or a rate limit. Only real waits are reported. Default:
-    /// nothing.
+    /// The call waited before an attempt: for admission (a pause a server asked for with
+    /// `Retry-After`, a concurrency slot, a rate limit) or for the retry policy's delay. Only real
+    /// waits are reported, once each has ended. Default: nothing.
     func admissionWaited(_ event: AdmissionWaited)
 
     /// An attempt is about to be handed to the transport (after admission). `headers` adds fields

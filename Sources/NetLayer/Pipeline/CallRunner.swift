@@ -35,6 +35,10 @@ struct OpenedCall: Sendable {
     var log: RequestLog?
     var progress: ProgressReporter?
     var attempts = 1
+    /// The call's record: its timeline, and the observer's events.
+    var record: AttemptRecord
+    /// Whether the consumer ends the call (else a ``CallOwner`` does: an event stream, a download).
+    var endsCall = true
 
     /// The call's redactor for `prepared` (its path parts, the resource's redaction).
     func redactor(for prepared: PreparedRequest) -> Redactor {
@@ -50,8 +54,20 @@ struct OpenedCall: Sendable {
             error, request: request, redactor: redactor(for: prepared), redirects: redirects,
             log: log, prepared: prepared, start: start)
         failure.attempts = attempts
+        return ending(failure)
+    }
+
+    /// `failure` with the call's metrics; the call ends with it unless its owner ends it.
+    func ending(_ failure: NetLayerError) -> NetLayerError {
+        var failure = failure
+        failure.metrics = endsCall ? record.endCall(failure.code) : record.metrics
         return failure
     }
+
+    /// The call ended well (its body read to the end, or stopped by the consumer), unless its
+    /// owner ends it. - Returns: The call's metrics.
+    @discardableResult
+    func succeeded() -> CallMetrics { endsCall ? record.endCall(nil) : record.metrics }
 
     /// Reads up to `limit` bytes of a rejected response's body for its error; a transfer error
     /// ends it early (the status is the news).
@@ -86,6 +102,35 @@ struct Exchange: Sendable {
     var sharedPrepared: SharedPreparedRequest
     var prepared: PreparedRequest { sharedPrepared.value }
     var attempts = 1
+    /// The call's timeline up to the end of its body.
+    var metrics: CallMetrics
+}
+
+/// Holds the record of a call that opens more than once — an event stream that reconnects, a
+/// download that restarts — so each opening is an attempt of one call, and ends the call when
+/// the consumer is done. Made only by those consumers.
+final class CallOwner: Sendable {
+    private let held = LockedValue<AttemptRecord?>(nil)
+
+    /// The call's record, once it opened.
+    var record: AttemptRecord? {
+        get { held.withLock { $0 } }
+        set { held.withLock { $0 = newValue } }
+    }
+
+    /// The next opening is sent for `reason`.
+    func reopens(_ reason: AttemptReason) { record?.nextAttempt(reason) }
+
+    /// Ends the call (nothing when it never opened). - Returns: Its final metrics.
+    @discardableResult
+    func end(_ error: NetLayerError.Code?) -> CallMetrics? { record?.endCall(error) }
+
+    /// `failure` with the call's final metrics; the call ends with it.
+    func ending(_ failure: NetLayerError) -> NetLayerError {
+        var failure = failure
+        if let metrics = end(failure.code) { failure.metrics = metrics }
+        return failure
+    }
 }
 
 /// Runs a prepared call through its pipeline and judges the final head: the one way a call is
@@ -99,23 +144,39 @@ enum CallRunner {
     ///   - streams: The caller reads the body as it arrives.
     ///   - validation: Default: the call's, the target's or the resource's.
     ///   - collectLimit: A collected call's response limit (the body is then read while retrying).
+    ///   - owner: Set for a call that may open again (an event stream, a download): its record is
+    ///     kept there, a failure here does not end the call, and the owner ends it.
     /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
     static func open(
         _ spec: CallSpec, options: CallOptions, prepared: PreparedRequest, debug: Bool, streams: Bool,
-        validation: Validation? = nil, collectLimit: Int? = nil
+        validation: Validation? = nil, collectLimit: Int? = nil, owner: CallOwner? = nil
     ) async throws(NetLayerError) -> OpenedCall {
         let resource = spec.resource
         let policy = options.retryPolicy ?? resource.options.retryPolicy
         if let problem = policy.problem ?? resource.limiter.problem { throw problem }
         let pipeline = Pipeline.of(resource, options: options, policy: policy)
-        let record = AttemptRecord(prepared.request)
+        let start = ContinuousClock.now
+        let record: AttemptRecord
+        if let existing = owner?.record {
+            existing.reopen(prepared.request)
+            record = existing
+        } else {
+            let observer = options.observer ?? resource.options.observer
+            let observed = observer.flatMap { observer in
+                ObservedCall.start(
+                    observer, method: prepared.request.method, url: prepared.request.url, pathTemplate: spec.path,
+                    redactor: Redactor(prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
+                    start: start)
+            }
+            record = AttemptRecord(prepared.request, start: start, observed: observed)
+            owner?.record = record
+        }
         let shared = SharedPreparedRequest(prepared, pathParts: spec.pathParts, resource: resource)
         let log =
             (debug || resource.options.debug)
             ? RequestLog(shared, record: record, sink: resource.options.log) : nil
         log?.request(prepared)
         let progress = options.progressHandler.map { ProgressReporter($0) }
-        let start = ContinuousClock.now
         let call = CallRecord(
             resource: resource, prepared: prepared, pathParts: spec.pathParts, retryPolicy: policy,
             redirectPolicy: options.redirectPolicy,
@@ -137,6 +198,7 @@ enum CallRunner {
                 redirects: record.redirects, log: log, prepared: sent, start: start)
             failure.attempts = record.attempts
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
+            failure.metrics = owner == nil ? record.endCall(failure.code) : record.metrics
             // Masked again with every credential the attempts sent (an error raised in a stage
             // knew that stage's only).
             throw failure.redacted(by: call.redactor(for: sent))
@@ -151,11 +213,13 @@ enum CallRunner {
             head: response.head, body: response.body, request: sent.lastRequest,
             sharedPrepared: printed.sentHeaderBlocks.isEmpty
                 ? shared : SharedPreparedRequest(printed, pathParts: spec.pathParts, resource: resource),
-            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts)
+            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts,
+            record: record, endsCall: owner == nil)
         let verdict = (validation ?? options.validation ?? resource.options.validation).verdict(opened.head)
         if verdict != .accepted {
             try await reject(opened, verdict: verdict, streams: streams, note: sent.note)
         }
+        record.handOver()
         return opened
     }
 
@@ -180,7 +244,7 @@ enum CallRunner {
         failure.redirects = call.redirects
         failure.attempts = call.attempts
         if let note { failure.message += note }
-        throw failure.redacted(by: redactor)
+        throw call.ending(failure.redacted(by: redactor))
     }
 
     /// Reads an opened call's whole body, at most `limit` bytes.
@@ -200,12 +264,14 @@ enum CallRunner {
         } catch {
             throw call.failure(error)
         }
-        let duration = ContinuousClock.now - call.start
+        let metrics = call.succeeded()
+        // The call's own span, when this opening started it (an owner's call may have opened before).
+        let duration = call.endsCall ? metrics.duration : ContinuousClock.now - call.start
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
         call.log?.response(call.head, data: data, duration: duration)
         return Exchange(
             data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
-            sharedPrepared: call.sharedPrepared, attempts: call.attempts)
+            sharedPrepared: call.sharedPrepared, attempts: call.attempts, metrics: metrics)
     }
 }
 

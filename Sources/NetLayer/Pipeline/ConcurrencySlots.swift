@@ -45,7 +45,10 @@ final class ConcurrencySlots: Sendable {
     /// Takes a slot, waiting in line when none is free.
     /// - Throws: `CancellationError` when the task is cancelled before or while waiting; no slot is
     ///   taken then.
-    func acquire() async throws -> Slot {
+    func acquire() async throws -> Slot { try await acquireQueued().slot }
+
+    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to wait in line.
+    func acquireQueued() async throws -> (slot: Slot, queued: Bool) {
         try Task.checkCancellation()
         let id: UInt64? = state.withLock { state in
             if state.inFlight < limit, state.head == state.waiters.count {
@@ -55,7 +58,7 @@ final class ConcurrencySlots: Sendable {
             state.nextID &+= 1
             return state.nextID
         }
-        guard let id else { return Slot(self) }
+        guard let id else { return (Slot(self), false) }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in
@@ -85,7 +88,7 @@ final class ConcurrencySlots: Sendable {
         }
         // Granted: a cancelled id left behind by a late `onCancel` is dropped.
         state.withLock { _ = $0.cancelled.remove(id) }
-        return Slot(self)
+        return (Slot(self), true)
     }
 
     /// Hands the slot to the first waiter, or frees it.

@@ -60,17 +60,22 @@ package actor RateLimiter {
     ///   granted keeps the slot and returns normally.
     @discardableResult
     package func acquire() async throws -> ContinuousClock.Instant {
+        try await acquireQueued().granted
+    }
+
+    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to wait in the queue.
+    package func acquireQueued() async throws -> (granted: ContinuousClock.Instant, queued: Bool) {
         try Task.checkCancellation()
         arrivals += 1
         let now = ContinuousClock.now
         if waiters.isEmpty, schedule.allows(at: now) {
             schedule.record(now)
-            return now
+            return (now, false)
         }
 
         let id = nextWaiterID
         nextWaiterID &+= 1
-        return try await withTaskCancellationHandler {
+        let granted = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<ContinuousClock.Instant, any Error>) in
                 // Runs on this actor, synchronously. If cancellation came first, `onCancel` may already
@@ -86,6 +91,7 @@ package actor RateLimiter {
         } onCancel: {
             Task { await self.cancelWaiter(id: id) }
         }
+        return (granted, true)
     }
 
     /// How many callers are parked in the queue right now (diagnostics and tests).

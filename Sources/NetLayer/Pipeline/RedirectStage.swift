@@ -57,18 +57,22 @@ enum TransportStage {
             request.isChecked = true
         }
         let limiter = call.resource.limiter
-        let slot = limiter.admitsAtOnce ? nil : try await limiter.admit(deadline: context.deadline)
-        // The attempt passed admission: it counts (an attempt that never left does not).
-        if !context.isFollowUpHop { record.admitted() }
+        let slot =
+            limiter.admitsAtOnce ? nil : try await limiter.admit(deadline: context.deadline, record: record)
         var transport = context.transport
         if let total = context.transport.timeouts.total {
             let left = total - (ContinuousClock.now - call.start)
             if left <= .zero {
                 slot?.release()
+                // The attempt passed admission: it counts, though it never left.
+                if !context.isFollowUpHop { record.countAttempt() }
                 throw NetLayerError.timedOut("the total deadline of \(total.formattedSeconds) elapsed")
             }
             transport.timeouts.total = left
         }
+        // The attempt passed admission: it counts (an attempt that never left does not), and its
+        // observer may add trace context to it.
+        let attempt = record.attemptStarting(&request, context: context) { call.redactor(for: call.sentPrepared) }
         let response: TransportResponse
         do {
             response = try await call.resource.transport.send(request, context: transport)
@@ -76,9 +80,14 @@ enum TransportStage {
             slot?.release()
             var sent = call.prepared
             sent.headers.merge(request.headerFields)
-            throw CallErrors.map(error, request: request, redactor: call.redactor(for: sent))
+            let failure = CallErrors.map(error, request: request, redactor: call.redactor(for: sent))
+            record.attemptEnded(attempt, .failed(failure.code), received: 0)
+            throw failure
         }
         limiter.observe(response.head)
+        record.headReceived(attempt, response.head) { call.redactor(for: call.sentPrepared) }
+        // The attempt ends when its body does, however that happens.
+        response.body.observe(BodyTap(record: record, attempt: attempt))
         if let slot { response.body.whenFinished { slot.release() } }
         return response
     }

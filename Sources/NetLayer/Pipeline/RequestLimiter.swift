@@ -112,12 +112,15 @@ public final class RequestLimiter: Sendable {
     /// - Returns: The slot to release when the response is done (`nil` without a concurrency limit).
     /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting, or
     ///   ``NetLayerError/Code/timedOut``; nothing is held then.
-    func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> ConcurrencySlots.Slot? {
+    /// - Parameter record: The call's record, told every wait (its kind and how long it lasted).
+    func admit(deadline: ContinuousClock.Instant?, record: AttemptRecord? = nil) async throws(NetLayerError)
+        -> ConcurrencySlots.Slot?
+    {
         if admitsAtOnce { return nil }
-        guard let deadline else { return try await admit() }
+        guard let deadline else { return try await admit(record) }
         do {
             return try await withThrowingTaskGroup(of: ConcurrencySlots.Slot?.self) { group in
-                group.addTask { try await self.admit() }
+                group.addTask { try await self.admit(record) }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     throw NetLayerError.timedOut("the total deadline elapsed while waiting for admission")
@@ -133,23 +136,32 @@ public final class RequestLimiter: Sendable {
         }
     }
 
-    private func admit() async throws(NetLayerError) -> ConcurrencySlots.Slot? {
-        try await waitOutPause(holding: nil)
+    private func admit(_ record: AttemptRecord?) async throws(NetLayerError) -> ConcurrencySlots.Slot? {
+        try await waitOutPause(holding: nil, record: record)
         let slot: ConcurrencySlots.Slot?
         if let slots {
-            do { slot = try await slots.acquire() } catch { throw .cancelled }
+            let asked = ContinuousClock.now
+            do {
+                let (granted, queued) = try await slots.acquireQueued()
+                slot = granted
+                if queued { record?.waited(.concurrencySlot, from: asked, until: .now) }
+            } catch { throw .cancelled }
         } else {
             slot = nil
         }
         // A pause may have begun while this caller queued for the slot (the 429 that caused it
         // handed its slot on): wait it out holding the slot, so the queue keeps its order.
-        try await waitOutPause(holding: slot)
+        try await waitOutPause(holding: slot, record: record)
         if !rateLimiter.isUnlimited {
-            do { try await rateLimiter.acquire() } catch {
+            let asked = ContinuousClock.now
+            do {
+                let (granted, queued) = try await rateLimiter.acquireQueued()
+                if queued { record?.waited(.rateLimit, from: asked, until: granted) }
+            } catch {
                 slot?.release()
                 throw .cancelled
             }
-            try await waitOutPause(holding: slot)
+            try await waitOutPause(holding: slot, record: record)
         }
         if Task.isCancelled {
             slot?.release()
@@ -159,13 +171,20 @@ public final class RequestLimiter: Sendable {
     }
 
     /// Sleeps until no pause is in force; on cancellation releases `slot` and throws.
-    private func waitOutPause(holding slot: ConcurrencySlots.Slot?) async throws(NetLayerError) {
+    /// Sleeps until no pause is in force; on cancellation releases `slot` and throws. A wait that
+    /// ended is told to `record`.
+    private func waitOutPause(holding slot: ConcurrencySlots.Slot?, record: AttemptRecord?)
+        async throws(NetLayerError)
+    {
+        guard pausedUntil != nil else { return }
+        let began = ContinuousClock.now
         while let until = pausedUntil {
             do { try await Task.sleep(until: until, clock: .continuous) } catch {
                 slot?.release()
                 throw .cancelled
             }
         }
+        record?.waited(.serverPause, from: began, until: .now)
     }
 
     /// Notes a response: a 429 or 503 with a `Retry-After` pauses admission.
