@@ -52,8 +52,8 @@ public enum HTTPClientConventions {
         public static let attemptCause = "netlayer.attempt.cause"
         /// `netlayer.call.attempts`: how many attempts a call sent.
         public static let callAttempts = "netlayer.call.attempts"
-        /// `netlayer.admission.kind`: what a call waited for: `server_pause`, `concurrency_slot` or
-        /// `rate_limit`.
+        /// `netlayer.admission.kind`: what a call waited for before an attempt: `server_pause`,
+        /// `concurrency_slot`, `rate_limit`, or `retry_delay` (the retry policy's delay).
         public static let admissionKind = "netlayer.admission.kind"
         /// `netlayer.admission.attempt`: the attempt a wait came before.
         public static let admissionAttempt = "netlayer.admission.attempt"
@@ -81,8 +81,8 @@ public enum HTTPClientConventions {
         /// `netlayer.client.retries`: a counter of attempts sent again for another reason than a
         /// redirect (dimension `netlayer.retry.kind`).
         public static let retries = "netlayer.client.retries"
-        /// `netlayer.client.admission.wait.duration`: a timer of the waits for admission (rate
-        /// limit, concurrency slot, server pause; dimension `netlayer.admission.kind`).
+        /// `netlayer.client.admission.wait.duration`: a timer of the waits before attempts (rate
+        /// limit, concurrency slot, server pause, retry delay; dimension `netlayer.admission.kind`).
         public static let admissionWaitDuration = "netlayer.client.admission.wait.duration"
         /// `netlayer.client.call.duration`: a timer of whole calls, all attempts and waits
         /// included, from the call's start to its end.
@@ -170,12 +170,13 @@ public enum HTTPClientConventions {
         return scheme.lowercased()
     }
 
-    /// `server_pause`, `concurrency_slot` or `rate_limit`.
+    /// `server_pause`, `concurrency_slot`, `rate_limit` or `retry_delay`.
     static func admissionKind(_ kind: AdmissionWait.Kind) -> String {
         switch kind {
         case .serverPause: "server_pause"
         case .concurrencySlot: "concurrency_slot"
         case .rateLimit: "rate_limit"
+        case .retryDelay: "retry_delay"
         default: "_OTHER"
         }
     }

@@ -45,6 +45,21 @@ struct SecretPropertyTests {
         }
     }
 
+    /// The check can fail: with redaction turned off, the same calls leak into the log lines and
+    /// into `url.full`, and the check finds them.
+    @Test func theCheckFindsASecretWhenRedactionIsOff() async throws {
+        let server = try LoopbackServer.start(fallback: LoopbackResponse.echo)
+        var random = SplitMix64(seed: 29)
+        let header = try await Self.run(
+            .bearerHeader, secret: Self.secret(&random), refreshed: Self.secret(&random), server: server,
+            redaction: .none)
+        #expect(header.contains { $0.hasPrefix("log line") })
+        let query = try await Self.run(
+            .queryParam, secret: "plainsecretvalue", refreshed: Self.secret(&random), server: server,
+            redaction: .none)
+        #expect(query.contains { $0.hasPrefix("span attribute url.full") })
+    }
+
     /// A secret of 12 to 24 characters that starts with a letter (so no path part is `.` or `..`).
     static func secret(_ random: inout SplitMix64) -> String {
         let length = 12 + Int(random.next() % 13)
@@ -54,13 +69,14 @@ struct SecretPropertyTests {
     }
 
     /// Runs one call with the secret placed, and returns every place it was found.
-    static func run(_ placement: Placement, secret: String, refreshed: String, server: LoopbackServer)
-        async throws
-        -> [String]
-    {
+    static func run(
+        _ placement: Placement, secret: String, refreshed: String, server: LoopbackServer,
+        redaction: Redaction = .default
+    ) async throws -> [String] {
         let telemetry = Telemetry()
         let log = CapturedLog()
-        var options = ResourceOptions(debug: true, log: .logger(log.logger), observer: telemetry.observer)
+        var options = ResourceOptions(
+            debug: true, log: .logger(log.logger), redaction: redaction, observer: telemetry.observer)
         var defaultHeaders: [String: String] = [:]
         var path = "/echo"
         var method = HTTPMethod.get

@@ -160,6 +160,18 @@ struct TracingTests {
             telemetry.counterTotal(
                 "netlayer.client.retries", service.getDimensions + [("netlayer.retry.kind", "retry")]) == 1)
         #expect(telemetry.meterValues("http.client.active_requests", service.getDimensions) == [1, 0, 1, 0])
+        // The retry policy's delay is a wait before the second attempt, on the call's span and measured.
+        let delay = try #require(call.events.first { $0.name == "netlayer.admission.wait" })
+        #expect(delay.attributes.get("netlayer.admission.kind") == .string("retry_delay"))
+        #expect(delay.attributes.get("netlayer.admission.attempt") == .int64(2))
+        let waits = telemetry.timerValues(
+            "netlayer.client.admission.wait.duration",
+            [
+                ("netlayer.admission.kind", "retry_delay"), ("server.address", "127.0.0.1"),
+                ("server.port", String(service.server.port)),
+            ])
+        #expect(waits.count == 1)
+        #expect((waits.first ?? 0) >= 100_000_000, "the fixed delay is 100 ms")
         let measured = response.metrics.attempts.map(\.duration)
         let recorded =
             telemetry.timerValues("http.client.request.duration", failed)
@@ -259,6 +271,53 @@ struct TracingTests {
                 "netlayer.client.retries", service.getDimensions + [("netlayer.retry.kind", "replay")]) == 1)
         let rejected = service.getDimensions + [("http.response.status_code", "401"), ("error.type", "401")]
         #expect(telemetry.timerValues("http.client.request.duration", rejected).count == 1)
+    }
+
+    @Test func aClientErrorStatus() async throws {
+        let service = try Service()
+        service.server.route("/users/9") { _ in LoopbackResponse(status: 404, body: Data("gone".utf8)) }
+        let users = Target(resource: service.resource(), path: "/users/:id")
+
+        let error = await #expect(throws: NetLayerError.self) {
+            _ = try await users.makeExecutor(pathParts: ["id": 9]).execute()
+        }
+        #expect(error?.code == .unacceptableStatus)
+
+        let (call, attempts) = try await service.telemetry.tree(attempts: 1)
+        var expectedCall = Self.callAttributes(service, path: "/users/9", template: "/users/:id", attempts: 1)
+        expectedCall["http.response.status_code"] = .int64(404)
+        expectedCall["error.type"] = .string("404")
+        #expect(call.attributeMap == expectedCall)
+        #expect(call.status?.code == .error)
+        var expected = Self.attemptAttributes(
+            service, path: "/users/9", template: "/users/:id", reason: "first")
+        expected["http.response.status_code"] = .int64(404)
+        expected["http.response.body.size"] = .int64(4)
+        expected["error.type"] = .string("404")
+        #expect(attempts[0].attributeMap == expected)
+        #expect(attempts[0].status?.code == .error)
+        let dimensions =
+            service.getDimensions + [("http.response.status_code", "404"), ("error.type", "404")]
+        #expect(service.telemetry.timerValues("http.client.request.duration", dimensions).count == 1)
+        #expect(service.telemetry.timerValues("netlayer.client.call.duration", dimensions).count == 1)
+    }
+
+    @Test func aDroppedConnection() async throws {
+        let service = try Service()
+        service.server.route("/drop") { _ in .drop() }
+        let drop = Target(resource: service.resource(), path: "/drop")
+
+        let error = await #expect(throws: NetLayerError.self) { _ = try await drop.makeExecutor().execute() }
+        #expect(error?.code == .transport)
+
+        let (call, attempts) = try await service.telemetry.tree(attempts: 1)
+        #expect(call.attributes.get("error.type") == .string("transport"))
+        #expect(call.attributes.get("http.response.status_code") == nil)
+        var expected = Self.attemptAttributes(service, path: "/drop", template: "/drop", reason: "first")
+        expected["error.type"] = .string("transport")
+        #expect(attempts[0].attributeMap == expected)
+        #expect(attempts[0].status?.code == .error)
+        Self.expectPropagated(service.server.requests, attempts)
     }
 
     @Test func aTimeout() async throws {
@@ -428,8 +487,8 @@ struct TracingTests {
         try await ServiceContext.withValue(parent.context) {
             _ = try await ping.makeExecutor().execute()
         }
-        parent.end()
         let (call, attempts) = try await service.telemetry.tree(attempts: 1, parentSpanID: parent.spanID)
+        parent.end()
         #expect(call.traceID == parent.traceID)
         #expect(attempts[0].traceID == parent.traceID)
     }
@@ -452,6 +511,17 @@ struct TracingTests {
         #expect(spans[0].operationName == "GET")
         #expect(spans[0].parentSpanID == parent.spanID)
         #expect(spans[0].attributes.get("url.template") == nil)
+    }
+
+    @Test func withNothingBootstrappedACallIsNotObserved() async throws {
+        let service = try Service()
+        service.server.route("/ping") { _ in LoopbackResponse(status: 204) }
+        let spy = StartSpy(inner: TelemetryObserver())  // the no-op tracer and the no-op metrics
+        let resource = Resource(
+            protocol: .http, domain: service.server.hostAndPort, options: ResourceOptions(observer: spy))
+        _ = try await Target(resource: resource, path: "/ping").makeExecutor().execute()
+        #expect(spy.results.withLock { $0 } == [false], "callStarted returned nil: nothing per call")
+        #expect(service.server.requests.first?.header("traceparent") == nil)
     }
 
     @Test func anUnknownMethodIsOther() async throws {
@@ -532,6 +602,32 @@ struct VersionTellingTransport: Transport {
         var response = try await inner.send(request, context: context)
         response.head.httpVersion = version
         return response
+    }
+}
+
+/// Records whether the observer it wraps took each call.
+struct StartSpy: CallObserver {
+    let inner: TelemetryObserver
+    let results = LockedValue<[Bool]>([])
+
+    func callStarted(_ event: CallStarted) -> (any CallObserver)? {
+        let observer = inner.callStarted(event)
+        results.withLock { $0.append(observer != nil) }
+        return observer
+    }
+}
+
+/// A value behind a lock, for tests.
+final class LockedValue<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
 
