@@ -146,24 +146,30 @@ public enum HTTPClientConventions {
     }
 
     /// `url.full` from NetLayer's redacted URL: the values of ``redactedQueryKeys`` replaced by
-    /// `REDACTED`, the key kept.
+    /// `REDACTED`, the key kept. Standard-library string work only (Foundation's `contains` and
+    /// `range(of:)` cost thousands of instructions a call on Linux).
     static func fullURL(_ redacted: String) -> String {
         guard let mark = redacted.firstIndex(of: "?") else { return redacted }
         let query = redacted[redacted.index(after: mark)...]
-        guard redactedQueryKeys.contains(where: { query.contains($0) }) else { return redacted }
-        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = String(pair[..<equals])
-            let name = key.removingPercentEncoding ?? key
-            return redactedQueryKeys.contains(name) ? key + "=REDACTED" : String(pair)
+        var changed = false
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
+            guard let equals = pair.firstIndex(of: "=") else { return pair }
+            let key = pair[..<equals]
+            let name =
+                key.firstIndex(of: "%") != nil
+                ? (String(key).removingPercentEncoding ?? String(key)) : String(key)
+            guard redactedQueryKeys.contains(name) else { return pair }
+            changed = true
+            return key + "=REDACTED"
         }
+        guard changed else { return redacted }
         return redacted[...mark] + pairs.joined(separator: "&")
     }
 
     /// `http` or `https` (lowercased) from a URL's text, or `nil`.
     static func scheme(of url: String) -> String? {
-        guard let end = url.range(of: "://") else { return nil }
-        let scheme = url[..<end.lowerBound]
+        guard let colon = url.firstIndex(of: ":"), url[colon...].starts(with: "://") else { return nil }
+        let scheme = url[..<colon]
         guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
             return nil
         }

@@ -564,6 +564,17 @@ struct TracingTests {
         let (_, attempts) = try await service.telemetry.tree(attempts: 1)
         let full = attempts[0].attributes.get("url.full")
         #expect(full == .string(service.url("/blob?color=blue&sig=REDACTED")))
+
+        _ = try await blob.makeExecutor(params: [
+            "Signature": "s1gnature", "X-Goog-Signature": "g00g", "AWSAccessKeyId": "AKIA1234", "page": 2,
+        ]).execute()
+        let spans = service.telemetry.tracer.finishedSpans.filter { $0.kind == .client }
+        let text = "\(spans.last?.attributes.get("url.full") ?? .string(""))"
+        for key in ["Signature", "X-Goog-Signature", "AWSAccessKeyId"] {
+            #expect(text.contains("\(key)=REDACTED"), "\(text)")
+        }
+        for value in ["s1gnature", "g00g", "AKIA1234"] { #expect(!text.contains(value), "\(text)") }
+        #expect(text.contains("page=2"))
     }
 
     @Test func admissionWaitsAreMeasuredAndMarkedOnTheCallSpan() async throws {
