@@ -101,8 +101,8 @@ public struct AttemptReason: Hashable, Sendable, CustomStringConvertible {
         /// that called `next` again.
         public static let replay = Kind(name: "replay")
         /// An event stream reconnected (``Executor/events(reconnection:maximumEventSize:debug:)``):
-        /// the previous connection ended (no code) or failed (``AttemptReason/errorCode``, or
-        /// ``AttemptReason/statusCode`` for a retryable status).
+        /// the previous connection ended (no code) or failed (``AttemptReason/errorCode``, with
+        /// ``AttemptReason/statusCode`` for a retryable status such as 503).
         public static let reconnection = Kind(name: "reconnection")
         /// A resumed download started over without a range (the server answered 416 or could not
         /// continue the partial file; ``AttemptReason/statusCode``).
@@ -178,11 +178,13 @@ public struct HeadReceived: Sendable {
 /// How an attempt ended.
 public struct AttemptEnd: Hashable, Sendable, CustomStringConvertible {
     private let name: String
-    /// The body was read to its end (or was already whole in memory).
+    /// The body was read to its end. A body the transport read whole before handing the head on
+    /// (URLSession's one-call path) completes with its head, whatever NetLayer does with the
+    /// response afterwards; so does a body NetLayer read to decide on a retry.
     public static let completed = AttemptEnd(name: "completed")
-    /// NetLayer set the response aside for another attempt: a redirect followed, a retry, a replay
-    /// after a credentials refresh, a reconnection or a restart; or an unacceptable response whose
-    /// body was read for its error only up to the limit.
+    /// NetLayer set the response aside before its body ended: a redirect followed, a retry, a
+    /// replay after a credentials refresh, a download's restart, or an unacceptable response whose
+    /// body was read for its error only up to a limit.
     public static let setAside = AttemptEnd(name: "setAside")
     /// The consumer stopped reading before the end (left a `stream()` loop, an event stream's end
     /// marker), or released the body unread.

@@ -151,7 +151,9 @@ extension AttemptRecord {
         guard enqueue(.attemptStarted(event)) else { return started.number }
         deliver()
         let injected = state.withLock { state -> HeaderFields? in
-            guard let injected = state.timeline.injected, injected.attempt == started.number else { return nil }
+            guard let injected = state.timeline.injected, injected.attempt == started.number else {
+                return nil
+            }
             state.timeline.injected = nil
             return injected.fields
         }
@@ -170,7 +172,8 @@ extension AttemptRecord {
         guard let ttfb, let observed else { return }
         let event = HeadReceived(
             callID: observed.id, attempt: number, statusCode: head.statusCode,
-            headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion, timeToFirstByte: ttfb)
+            headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion,
+            timeToFirstByte: ttfb)
         if enqueue(.headReceived(event)) { deliver() }
     }
 
@@ -185,9 +188,12 @@ extension AttemptRecord {
     }
 
     /// The response of the latest attempt goes to the consumer: cancelling its body from now on is
-    /// the consumer stopping.
-    func handOver() {
-        state.withLock { $0.timeline.handedOver = $0.timeline.metrics.lastAttempt?.number ?? 0 }
+    /// the consumer stopping. - Returns: Everything the record holds (one lock for both).
+    func handOver() -> State {
+        state.withLock { state in
+            state.timeline.handedOver = state.timeline.metrics.lastAttempt?.number ?? 0
+            return state
+        }
     }
 
     /// The consumer sets the response it holds aside (to restart, or to reject it).
@@ -267,7 +273,8 @@ extension Timeline {
         } else if number == 1 {
             reason = .first
         } else if context.attempt > retryAttempt {
-            reason = AttemptReason(kind: .retry, statusCode: previous?.statusCode, errorCode: previous?.errorCode)
+            reason = AttemptReason(
+                kind: .retry, statusCode: previous?.statusCode, errorCode: previous?.errorCode)
         } else {
             reason = AttemptReason(kind: .replay, statusCode: previous?.statusCode, errorCode: nil)
         }
@@ -282,14 +289,17 @@ extension Timeline {
         }
         let start = now - metrics.start
         metrics.lastAttempt = AttemptMetrics(
-            number: number, reason: reason, start: start, duration: .zero, bytesSent: bodyLength, bytesReceived: 0)
+            number: number, reason: reason, start: start, duration: .zero, bytesSent: bodyLength,
+            bytesReceived: 0)
         return (number, reason, start)
     }
 
     /// Records attempt `number`'s head. - Returns: Its time to first byte; `nil` when the attempt
     /// is not the running one.
     mutating func head(of number: Int, status: Int, at now: ContinuousClock.Instant) -> Duration? {
-        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else { return nil }
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return nil
+        }
         let ttfb = now - (metrics.start + last.start)
         last.timeToFirstByte = ttfb
         last.statusCode = status
@@ -299,9 +309,12 @@ extension Timeline {
 
     /// Ends attempt `number` as its body ended. - Returns: Whether an event was queued.
     mutating func endAttempt(
-        _ number: Int, _ ending: BodyEnding, received: Int64, at now: ContinuousClock.Instant, observed: CallID?
+        _ number: Int, _ ending: BodyEnding, received: Int64, at now: ContinuousClock.Instant,
+        observed: CallID?
     ) -> Bool {
-        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else { return false }
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return false
+        }
         let end: AttemptEnd
         var code: NetLayerError.Code?
         switch ending {
@@ -326,7 +339,9 @@ extension Timeline {
     {
         if ended { return (metrics, false) }
         if var last = metrics.lastAttempt, last.end == nil {
-            finish(&last, error == nil ? .stopped : .failed, errorCode: error, received: last.bytesReceived, at: now)
+            finish(
+                &last, error == nil ? .stopped : .failed, errorCode: error, received: last.bytesReceived,
+                at: now)
             metrics.lastAttempt = last
             if let observed { pending.append(.attemptFinished(last.finished(observed))) }
         }
@@ -363,9 +378,28 @@ extension AttemptMetrics {
 }
 
 extension Redactor {
-    /// Header fields as an observer sees them: secret values replaced, known secrets masked.
+    /// Header fields as an observer sees them: secret values replaced, known secrets masked, and a
+    /// `Location` or `Content-Location` redacted as a URL (no user info, secret query values
+    /// replaced) even when the server made its secrets up.
     func printed(_ fields: HeaderFields) -> HeaderFields {
-        HeaderFields(received: fields.fields.map { (mask($0.name), headerValue($0.value, for: $0.name)) })
+        HeaderFields(
+            received: fields.fields.map { field in
+                var value = field.value
+                if field.name.caseInsensitiveEquals("Location")
+                    || field.name.caseInsensitiveEquals("Content-Location")
+                {
+                    if value.contains("@"), let url = URL(string: value),
+                        url.user != nil || url.password != nil
+                    {
+                        value = redaction.url(url)
+                    } else if let mark = value.firstIndex(of: "?") {
+                        value =
+                            value[..<mark] + "?"
+                            + redaction.formText(String(value[value.index(after: mark)...]))
+                    }
+                }
+                return (mask(field.name), headerValue(value, for: field.name))
+            })
     }
 }
 

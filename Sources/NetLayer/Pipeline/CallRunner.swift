@@ -164,8 +164,10 @@ enum CallRunner {
             let observer = options.observer ?? resource.options.observer
             let observed = observer.flatMap { observer in
                 ObservedCall.start(
-                    observer, method: prepared.request.method, url: prepared.request.url, pathTemplate: spec.path,
-                    redactor: Redactor(prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
+                    observer, method: prepared.request.method, url: prepared.request.url,
+                    pathTemplate: spec.path,
+                    redactor: Redactor(
+                        prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
                     start: start)
             }
             record = AttemptRecord(prepared.request, start: start, observed: observed)
@@ -203,7 +205,8 @@ enum CallRunner {
             // knew that stage's only).
             throw failure.redacted(by: call.redactor(for: sent))
         }
-        let sent = record.snapshot
+        // From here the consumer holds the response (a rejected one is set aside below).
+        let sent = record.handOver()
         var printed = prepared
         if pipeline.hasForeignCode || sent.sentBlocks.count > 1 {
             printed.headers.merge(sent.sentHeaders)
@@ -219,7 +222,6 @@ enum CallRunner {
         if verdict != .accepted {
             try await reject(opened, verdict: verdict, streams: streams, note: sent.note)
         }
-        record.handOver()
         return opened
     }
 
@@ -228,6 +230,7 @@ enum CallRunner {
     private static func reject(
         _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, note: String?
     ) async throws(NetLayerError) {
+        call.record.setAside()
         let body = await call.errorBody(limit: streams ? OpenedCall.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
         call.log?.response(call.head, data: body, duration: duration)

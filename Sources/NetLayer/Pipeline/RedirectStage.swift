@@ -72,7 +72,9 @@ enum TransportStage {
         }
         // The attempt passed admission: it counts (an attempt that never left does not), and its
         // observer may add trace context to it.
-        let attempt = record.attemptStarting(&request, context: context) { call.redactor(for: call.sentPrepared) }
+        let attempt = record.attemptStarting(&request, context: context) {
+            call.redactor(for: call.sentPrepared)
+        }
         let response: TransportResponse
         do {
             response = try await call.resource.transport.send(request, context: transport)
