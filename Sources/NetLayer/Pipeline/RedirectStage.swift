@@ -87,9 +87,8 @@ enum TransportStage {
             throw failure
         }
         limiter.observe(response.head)
-        record.headReceived(attempt, response.head) { call.redactor(for: call.sentPrepared) }
         // The attempt ends when its body does, however that happens.
-        response.body.observe(BodyTap(record: record, attempt: attempt))
+        record.received(attempt, response) { call.redactor(for: call.sentPrepared) }
         if let slot { response.body.whenFinished { slot.release() } }
         return response
     }
