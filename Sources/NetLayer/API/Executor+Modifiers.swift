@@ -30,7 +30,7 @@ extension Executor {
     /// - Returns: A copy of this executor.
     public func observer(_ observer: (any CallObserver)?) -> Executor {
         var copy = self
-        copy.options.observer = .some(observer)
+        copy.options.observer = ObserverChoice(observer)
         return copy
     }
 

@@ -62,7 +62,7 @@ public struct Executor: Sendable {
         return Response(
             value: value, data: call.data, head: call.head.printed(with: secrets), sentRequest: call.request,
             duration: call.duration, redirects: call.redirects.printed(with: secrets),
-            attempts: call.attempts, metrics: call.metrics,
+            attempts: call.attempts, record: call.record,
             secrets: secrets)
     }
 
@@ -197,7 +197,7 @@ public struct Executor: Sendable {
             )
             .redacted(by: redactor)
             failure.attempts = exchange.attempts
-            failure.metrics = exchange.metrics
+            failure.metrics = exchange.record.metrics
             throw failure
         }
     }

@@ -27,7 +27,10 @@ public struct Response<Value: Sendable>: Sendable {
     /// Where the call's time went: admission waits and every attempt (start, time to first byte,
     /// end, bytes, status, why it was sent); see ``CallMetrics``. Recorded whether or not an
     /// observer is installed.
-    public internal(set) var metrics = CallMetrics(start: .now)
+    public var metrics: CallMetrics { record?.metrics ?? CallMetrics(start: .now) }
+    /// The record of the call that made this response (its timeline is final); `nil` for a
+    /// response made otherwise, whose ``metrics`` are empty.
+    var record: AttemptRecord? = nil
     /// ``links``, parsed on first use (shared by copies, which have the same head).
     let parsedLinks = LockedValue<[WebLink]?>(nil)
     /// The secrets of the call, masked when the response is printed.

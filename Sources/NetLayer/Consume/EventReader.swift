@@ -188,7 +188,8 @@ final class EventReader: @unchecked Sendable {
                 }
                 do { try await Task.sleep(for: wait) } catch { throw NetLayerError.cancelled }
                 connection.owner.reopens(
-                    AttemptReason(kind: .reconnection, statusCode: failure?.statusCode, errorCode: failure?.code))
+                    AttemptReason(
+                        kind: .reconnection, statusCode: failure?.statusCode, errorCode: failure?.code))
             }
             delay = true
             do {
@@ -286,6 +287,8 @@ final class EventReader: @unchecked Sendable {
                 error, type: Model.self, body: data, redactor: redactor)
             let name = "event \"\(event.event)\"" + (event.id.map { " (id \($0))" } ?? "")
             failure.message = "\(name): " + failure.message
+            // Decoding is not part of the call, which ended well when the consumer stopped it.
+            failure.metrics = connection.owner.record?.metrics
             throw failure.redacted(by: redactor)
         }
     }

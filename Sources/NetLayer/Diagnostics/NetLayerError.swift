@@ -124,7 +124,12 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// The timeline of the call up to the failure: admission waits and every attempt (see
     /// ``CallMetrics``); `nil` when the call never started (its request could not be built, or a
     /// setting was invalid) or the error did not come from a call.
-    public internal(set) var metrics: CallMetrics?
+    public internal(set) var metrics: CallMetrics? {
+        get { metricsBox?.metrics }
+        set { metricsBox = newValue.map(MetricsBox.init) }
+    }
+    /// ``metrics`` in a box: an error is copied often, its timeline rarely read.
+    private var metricsBox: MetricsBox?
     /// Hides secrets in every text this error prints (set once the request is known).
     var redactor: Redactor?
 
@@ -428,4 +433,10 @@ extension NetLayerError {
             + " you trust, or read the body with stream() or download(to:)"
         return explained
     }
+}
+
+/// A call's metrics, held by reference (see ``NetLayerError/metrics``).
+final class MetricsBox: Sendable {
+    let metrics: CallMetrics
+    init(_ metrics: CallMetrics) { self.metrics = metrics }
 }

@@ -68,6 +68,12 @@ public final class ResponseBody: AsyncSequence, Sendable {
         cancel()
     }
 
+    /// The length of a body already whole in memory; `nil` when it streams.
+    var bufferedCount: Int? {
+        if case .buffered(let data) = source { return data.count }
+        return nil
+    }
+
     /// Whether the whole body is already in memory.
     var isInMemory: Bool {
         if case .buffered = source { return true }

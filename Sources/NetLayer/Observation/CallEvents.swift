@@ -47,20 +47,21 @@ public struct CallStarted: Sendable {
 public struct AdmissionWait: Sendable, Hashable, CustomStringConvertible {
     /// The kind of wait.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+        private enum Base: String { case serverPause, concurrencySlot, rateLimit, retryDelay }
+        private let base: Base
         /// A pause the server asked for with `Retry-After` on a 429 or 503, for every caller of the
         /// limiter (see ``RequestLimiter``).
-        public static let serverPause = Kind(name: "serverPause")
+        public static let serverPause = Kind(base: .serverPause)
         /// A concurrency slot (``RequestLimiter/maxConcurrentRequests``).
-        public static let concurrencySlot = Kind(name: "concurrencySlot")
+        public static let concurrencySlot = Kind(base: .concurrencySlot)
         /// A rate limit (``RequestLimiter/rateLimits``).
-        public static let rateLimit = Kind(name: "rateLimit")
+        public static let rateLimit = Kind(base: .rateLimit)
         /// The ``RetryPolicy``'s delay before a retry (its backoff, or the `Retry-After` it
         /// honours). Not admission proper; reported with the waits so every gap between attempts
         /// is named.
-        public static let retryDelay = Kind(name: "retryDelay")
+        public static let retryDelay = Kind(base: .retryDelay)
         /// `serverPause`, `concurrencySlot`, `rateLimit` or `retryDelay`.
-        public var description: String { name }
+        public var description: String { base.rawValue }
     }
 
     /// What the call waited for.
@@ -88,27 +89,28 @@ public struct AdmissionWaited: Sendable {
 public struct AttemptReason: Hashable, Sendable, CustomStringConvertible {
     /// The kind of reason.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+        private enum Base: String { case first, retry, redirect, replay, reconnection, restart }
+        private let base: Base
         /// The call's first request.
-        public static let first = Kind(name: "first")
+        public static let first = Kind(base: .first)
         /// The ``RetryPolicy`` sent the call again; ``AttemptReason/statusCode`` or
         /// ``AttemptReason/errorCode`` tells what it retried.
-        public static let retry = Kind(name: "retry")
+        public static let retry = Kind(base: .retry)
         /// A redirect was followed; ``AttemptReason/statusCode`` is the 3xx.
-        public static let redirect = Kind(name: "redirect")
+        public static let redirect = Kind(base: .redirect)
         /// Sent again inside one retry attempt: the ``Authentication``'s replay after a refresh
         /// (``AttemptReason/statusCode`` is the rejection, 401 by default), or an ``Interceptor``
         /// that called `next` again.
-        public static let replay = Kind(name: "replay")
+        public static let replay = Kind(base: .replay)
         /// An event stream reconnected (``Executor/events(reconnection:maximumEventSize:debug:)``):
-        /// the previous connection ended (no code) or failed (``AttemptReason/errorCode``, or
-        /// ``AttemptReason/statusCode`` for a retryable status).
-        public static let reconnection = Kind(name: "reconnection")
+        /// the previous connection ended (no code) or failed (``AttemptReason/errorCode``, with
+        /// ``AttemptReason/statusCode`` for a retryable status such as 503).
+        public static let reconnection = Kind(base: .reconnection)
         /// A resumed download started over without a range (the server answered 416 or could not
         /// continue the partial file; ``AttemptReason/statusCode``).
-        public static let restart = Kind(name: "restart")
+        public static let restart = Kind(base: .restart)
         /// `first`, `retry`, `redirect`, `replay`, `reconnection` or `restart`.
-        public var description: String { name }
+        public var description: String { base.rawValue }
     }
 
     /// The kind.
@@ -177,21 +179,24 @@ public struct HeadReceived: Sendable {
 
 /// How an attempt ended.
 public struct AttemptEnd: Hashable, Sendable, CustomStringConvertible {
-    private let name: String
-    /// The body was read to its end (or was already whole in memory).
-    public static let completed = AttemptEnd(name: "completed")
-    /// NetLayer set the response aside for another attempt: a redirect followed, a retry, a replay
-    /// after a credentials refresh, a reconnection or a restart; or an unacceptable response whose
-    /// body was read for its error only up to the limit.
-    public static let setAside = AttemptEnd(name: "setAside")
+    private enum Base: String { case completed, setAside, stopped, failed }
+    private let base: Base
+    /// The body was read to its end. A body the transport read whole before handing the head on
+    /// (URLSession's one-call path) completes with its head, whatever NetLayer does with the
+    /// response afterwards; so does a body NetLayer read to decide on a retry.
+    public static let completed = AttemptEnd(base: .completed)
+    /// NetLayer set the response aside before its body ended: a redirect followed, a retry, a
+    /// replay after a credentials refresh, a download's restart, or an unacceptable response whose
+    /// body was read for its error only up to a limit.
+    public static let setAside = AttemptEnd(base: .setAside)
     /// The consumer stopped reading before the end (left a `stream()` loop, an event stream's end
     /// marker), or released the body unread.
-    public static let stopped = AttemptEnd(name: "stopped")
+    public static let stopped = AttemptEnd(base: .stopped)
     /// The attempt failed: before a head (connection, timeout, cancellation) or while its body
     /// arrived; see ``AttemptFinished/errorCode``.
-    public static let failed = AttemptEnd(name: "failed")
+    public static let failed = AttemptEnd(base: .failed)
     /// `completed`, `setAside`, `stopped` or `failed`.
-    public var description: String { name }
+    public var description: String { base.rawValue }
 }
 
 /// An attempt ended; see ``CallObserver/attemptFinished(_:)``.

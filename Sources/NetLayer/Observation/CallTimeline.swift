@@ -1,14 +1,15 @@
 import Foundation
 
-/// A call's timeline as its record keeps it: the ``CallMetrics`` so far, how its attempts are
-/// numbered and why they were sent, and, when an observer watches the call, the events waiting
-/// to be delivered. Lives in ``AttemptRecord``'s state, under its lock: recording an event costs
-/// a lock and a clock read, and nothing is allocated for a call of one attempt.
+/// A call's timeline as its record keeps it: the ``CallMetrics`` so far, and how its attempts are
+/// numbered and why they were sent. Lives in ``AttemptRecord``'s state, under its lock: recording
+/// an event costs a lock and a clock read, and nothing is allocated for it.
 ///
 /// Every event of a call goes through here — the one internal sink of observation. The record's
-/// methods below are called by the transport stage (attempts, heads, admission waits), by the
-/// bodies it receives (``BodyTap``: an attempt ends when its body does) and by whatever ends the
-/// call (the collecting verbs, the stream readers, an event stream, a download).
+/// methods below are called by the transport stage (attempts, responses, admission waits), by the
+/// bodies it receives (``BodyTap``: an attempt ends when its body does), by the retry stage and
+/// by whatever ends the call (the collecting verbs, the stream readers, an event stream, a
+/// download). When an observer watches the call, each method also queues the event for it
+/// (``ObservedCall``), under the record's lock, so events are queued in the order they happened.
 struct Timeline {
     var metrics: CallMetrics
     /// Attempts started so far (their numbers run from 1).
@@ -26,12 +27,6 @@ struct Timeline {
     var setAside = 0
     /// The call ended: the metrics are final and nothing more is delivered.
     var ended = false
-    /// Events not delivered yet, oldest first (only with an observer).
-    var pending: [ObservationEvent] = []
-    /// The thread delivering this call's events now, if any.
-    var deliveringThread: ThreadIdentity?
-    /// The fields the observer added to an attempt, by attempt number.
-    var injected: (attempt: Int, fields: HeaderFields)?
 
     init(start: ContinuousClock.Instant) { metrics = CallMetrics(start: start) }
 
@@ -57,7 +52,11 @@ enum ObservationEvent: Sendable {
     case callFinished(CallFinished)
 }
 
-/// The observer of one call, and what its events need. Made only when an observer is installed.
+/// The observer of one call, its events not delivered yet, and what they need. Made only when an
+/// observer is installed, so a call without one carries none of this.
+///
+/// Locks, always taken in this order: the record's (events are queued under it) ▸ `delivery`
+/// (held while events are handed to the observer) ▸ `queue`.
 final class ObservedCall: Sendable {
     /// Receives this call's events (what ``CallObserver/callStarted(_:)`` returned).
     let observer: any CallObserver
@@ -65,7 +64,17 @@ final class ObservedCall: Sendable {
     /// The resource's redaction (observers cannot set credentials).
     let redaction: Redaction
     /// Held while events are delivered, so a call's events never overlap.
-    let delivery = LockedValue(())
+    private let delivery = LockedValue(())
+    private let queue = LockedValue(Queue())
+
+    private struct Queue {
+        /// Events not delivered yet, oldest first.
+        var pending: [ObservationEvent] = []
+        /// The thread delivering this call's events now, if any.
+        var deliveringThread: ThreadIdentity?
+        /// The fields the observer added to an attempt.
+        var injected: (attempt: Int, fields: HeaderFields)?
+    }
 
     private init(observer: any CallObserver, id: CallID, redaction: Redaction) {
         self.observer = observer
@@ -87,8 +96,44 @@ final class ObservedCall: Sendable {
         return ObservedCall(observer: receiver, id: id, redaction: redactor.redaction)
     }
 
+    /// Queues `event` (called under the record's lock, so events queue in the order they happened).
+    func enqueue(_ event: ObservationEvent) { queue.withLock { $0.pending.append(event) } }
+
+    /// The fields the observer added to attempt `number`, taken once.
+    func takeInjected(for number: Int) -> HeaderFields? {
+        queue.withLock { queue in
+            guard let injected = queue.injected, injected.attempt == number else { return nil }
+            queue.injected = nil
+            return injected.fields
+        }
+    }
+
+    /// Delivers the pending events, one at a time and in order. Another thread delivering them is
+    /// waited for (and then nothing may be left); an event raised by an observer's own callback is
+    /// delivered by the loop that runs it, after the callback returns.
+    func deliver() {
+        let current = ThreadIdentity.current
+        if queue.withLock({ $0.deliveringThread == current }) { return }
+        delivery.withLock { _ in
+            while true {
+                let event: ObservationEvent? = queue.withLock { queue in
+                    if queue.pending.isEmpty {
+                        queue.deliveringThread = nil
+                        return nil
+                    }
+                    queue.deliveringThread = current
+                    return queue.pending.removeFirst()
+                }
+                guard let event else { return }
+                if let fields = dispatch(event), case .attemptStarted(let started) = event {
+                    queue.withLock { $0.injected = (started.number, fields) }
+                }
+            }
+        }
+    }
+
     /// Hands one event to the observer; returns the fields an attempt's observer added.
-    func dispatch(_ event: ObservationEvent) -> HeaderFields? {
+    private func dispatch(_ event: ObservationEvent) -> HeaderFields? {
         switch event {
         case .admissionWaited(let event): observer.admissionWaited(event)
         case .attemptStarted(let event):
@@ -104,9 +149,6 @@ final class ObservedCall: Sendable {
 }
 
 extension AttemptRecord {
-    /// When the call started (its first opening).
-    var callStart: ContinuousClock.Instant { state.withLock { $0.timeline.metrics.start } }
-
     /// The call waited for admission of its next attempt from `from` to `until`.
     func waited(_ kind: AdmissionWait.Kind, from: ContinuousClock.Instant, until: ContinuousClock.Instant) {
         let observed = self.observed
@@ -117,10 +159,10 @@ extension AttemptRecord {
                 duration: until - from)
             state.timeline.metrics.admissionWaits.append(wait)
             guard let observed else { return false }
-            state.timeline.pending.append(.admissionWaited(AdmissionWaited(callID: observed.id, wait: wait)))
+            observed.enqueue(.admissionWaited(AdmissionWaited(callID: observed.id, wait: wait)))
             return true
         }
-        if queued { deliver() }
+        if queued { observed?.deliver() }
     }
 
     /// The next attempt is sent for `reason` (a retry, a reconnection, a restart).
@@ -139,7 +181,7 @@ extension AttemptRecord {
             if !context.isFollowUpHop { state.attempts += 1 }
             return state.timeline.startAttempt(
                 context: context, redirect: state.redirects.last?.statusCode, bodyLength: bodyLength, at: now,
-                observed: observed?.id)
+                observed: observed)
         }
         guard let started, let observed else { return started?.number ?? 0 }
         let redactor = redactor()
@@ -148,14 +190,9 @@ extension AttemptRecord {
             callID: observed.id, number: started.number, reason: started.reason, method: request.method,
             url: redactor.url(url), host: url.host ?? "", port: url.effectivePort,
             headers: redactor.printed(request.headerFields), bodyLength: bodyLength, start: started.start)
-        guard enqueue(.attemptStarted(event)) else { return started.number }
-        deliver()
-        let injected = state.withLock { state -> HeaderFields? in
-            guard let injected = state.timeline.injected, injected.attempt == started.number else { return nil }
-            state.timeline.injected = nil
-            return injected.fields
-        }
-        if let injected, !injected.isEmpty {
+        guard enqueue(.attemptStarted(event), to: observed) else { return started.number }
+        observed.deliver()
+        if let injected = observed.takeInjected(for: started.number), !injected.isEmpty {
             request.headerFields.merge(injected)
             let sent = request
             state.withLock { $0.lastRequest = sent }
@@ -163,15 +200,29 @@ extension AttemptRecord {
         return started.number
     }
 
-    /// Attempt `number`'s response head arrived.
-    func headReceived(_ number: Int, _ head: ResponseHead, redactor: () -> Redactor) {
+    /// Attempt `number`'s response arrived: records its head, and taps its body so the attempt
+    /// ends when the body does (a body already in memory ends it now, under the same lock).
+    func received(_ number: Int, _ response: TransportResponse, redactor: () -> Redactor) {
         let now = ContinuousClock.now
-        let ttfb = state.withLock { $0.timeline.head(of: number, status: head.statusCode, at: now) }
-        guard let ttfb, let observed else { return }
-        let event = HeadReceived(
-            callID: observed.id, attempt: number, statusCode: head.statusCode,
-            headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion, timeToFirstByte: ttfb)
-        if enqueue(.headReceived(event)) { deliver() }
+        let head = response.head
+        let whole = response.body.bufferedCount
+        let observed = self.observed
+        let ttfb = state.withLock { state in
+            let ttfb = state.timeline.head(of: number, status: head.statusCode, at: now)
+            if ttfb != nil, observed == nil, let whole {
+                _ = state.timeline.endAttempt(
+                    number, .completed, received: Int64(whole), at: now, observed: nil)
+            }
+            return ttfb
+        }
+        if let ttfb, let observed {
+            let event = HeadReceived(
+                callID: observed.id, attempt: number, statusCode: head.statusCode,
+                headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion,
+                timeToFirstByte: ttfb)
+            if enqueue(.headReceived(event), to: observed) { observed.deliver() }
+        }
+        if observed != nil || whole == nil { response.body.observe(BodyTap(record: self, attempt: number)) }
     }
 
     /// Attempt `number` ended as its body did (or as the transport failed: `.failed`).
@@ -179,15 +230,31 @@ extension AttemptRecord {
         let now = ContinuousClock.now
         let observed = self.observed
         let queued = state.withLock {
-            $0.timeline.endAttempt(number, ending, received: received, at: now, observed: observed?.id)
+            $0.timeline.endAttempt(number, ending, received: received, at: now, observed: observed)
         }
-        if queued { deliver() }
+        if queued { observed?.deliver() }
+    }
+
+    /// What an opened call takes from its record.
+    struct HandedOver {
+        var lastRequest: TransportRequest
+        var redirects: [Redirect]
+        var attempts: Int
+        var note: String?
+        var sentHeaders: HeaderFields
+        var sentBlocks: [HeaderFields]
     }
 
     /// The response of the latest attempt goes to the consumer: cancelling its body from now on is
-    /// the consumer stopping.
-    func handOver() {
-        state.withLock { $0.timeline.handedOver = $0.timeline.metrics.lastAttempt?.number ?? 0 }
+    /// the consumer stopping. - Returns: What the attempts left behind (one lock for both; the
+    /// timeline is not copied).
+    func handOver() -> HandedOver {
+        state.withLock { state in
+            state.timeline.handedOver = state.timeline.metrics.lastAttempt?.number ?? 0
+            return HandedOver(
+                lastRequest: state.lastRequest, redirects: state.redirects, attempts: state.attempts,
+                note: state.note, sentHeaders: state.sentHeaders, sentBlocks: state.sentBlocks)
+        }
     }
 
     /// The consumer sets the response it holds aside (to restart, or to reject it).
@@ -195,54 +262,29 @@ extension AttemptRecord {
         state.withLock { $0.timeline.setAside = $0.timeline.handedOver }
     }
 
-    /// The call's metrics so far.
+    /// The call's metrics so far (final once it ended).
     var metrics: CallMetrics { state.withLock { $0.timeline.metrics(at: .now) } }
 
     /// Ends the call, once: the metrics become final and the observer hears ``CallFinished``
     /// (after the end of an attempt still running, which failed with the call's error, or
     /// stopped).
     /// - Parameter error: Why the call failed; `nil` when it succeeded.
-    /// - Returns: The call's final metrics (the same on every later call).
+    /// - Returns: The call's duration (the same on every later call).
     @discardableResult
-    func endCall(_ error: NetLayerError.Code?) -> CallMetrics {
+    func endCall(_ error: NetLayerError.Code?) -> Duration {
         let now = ContinuousClock.now
         let observed = self.observed
-        let (metrics, queued) = state.withLock { $0.timeline.endCall(error, at: now, observed: observed?.id) }
-        if queued { deliver() }
-        return metrics
+        let (duration, queued) = state.withLock { $0.timeline.endCall(error, at: now, observed: observed) }
+        if queued { observed?.deliver() }
+        return duration
     }
 
     /// Queues `event` unless the call ended.
-    private func enqueue(_ event: ObservationEvent) -> Bool {
+    private func enqueue(_ event: ObservationEvent, to observed: ObservedCall) -> Bool {
         state.withLock { state in
             guard !state.timeline.ended else { return false }
-            state.timeline.pending.append(event)
+            observed.enqueue(event)
             return true
-        }
-    }
-
-    /// Delivers the call's pending events, one at a time and in order. Another thread delivering
-    /// them is waited for (and then nothing may be left); an event raised by an observer's own
-    /// callback is delivered by the loop that runs it, after it returns.
-    private func deliver() {
-        guard let observed else { return }
-        let current = ThreadIdentity.current
-        if state.withLock({ $0.timeline.deliveringThread == current }) { return }
-        observed.delivery.withLock { _ in
-            while true {
-                let event: ObservationEvent? = state.withLock { state in
-                    if state.timeline.pending.isEmpty {
-                        state.timeline.deliveringThread = nil
-                        return nil
-                    }
-                    state.timeline.deliveringThread = current
-                    return state.timeline.pending.removeFirst()
-                }
-                guard let event else { return }
-                if let fields = observed.dispatch(event), case .attemptStarted(let started) = event {
-                    state.withLock { $0.timeline.injected = (started.number, fields) }
-                }
-            }
         }
     }
 }
@@ -252,7 +294,7 @@ extension Timeline {
     /// - Returns: `nil` once the call ended.
     mutating func startAttempt(
         context: InterceptorContext, redirect: Int?, bodyLength: Int64, at now: ContinuousClock.Instant,
-        observed: CallID?
+        observed: ObservedCall?
     ) -> (number: Int, reason: AttemptReason, start: Duration)? {
         guard !ended else { return nil }
         started += 1
@@ -267,7 +309,8 @@ extension Timeline {
         } else if number == 1 {
             reason = .first
         } else if context.attempt > retryAttempt {
-            reason = AttemptReason(kind: .retry, statusCode: previous?.statusCode, errorCode: previous?.errorCode)
+            reason = AttemptReason(
+                kind: .retry, statusCode: previous?.statusCode, errorCode: previous?.errorCode)
         } else {
             reason = AttemptReason(kind: .replay, statusCode: previous?.statusCode, errorCode: nil)
         }
@@ -276,20 +319,23 @@ extension Timeline {
             // Not ended yet (nothing should leave one so): set aside now.
             if previous.end == nil {
                 finish(&previous, .setAside, errorCode: nil, received: previous.bytesReceived, at: now)
-                if let observed { pending.append(.attemptFinished(previous.finished(observed))) }
+                if let observed { observed.enqueue(.attemptFinished(previous.finished(observed.id))) }
             }
             metrics.earlierAttempts.append(previous)
         }
         let start = now - metrics.start
         metrics.lastAttempt = AttemptMetrics(
-            number: number, reason: reason, start: start, duration: .zero, bytesSent: bodyLength, bytesReceived: 0)
+            number: number, reason: reason, start: start, duration: .zero, bytesSent: bodyLength,
+            bytesReceived: 0)
         return (number, reason, start)
     }
 
     /// Records attempt `number`'s head. - Returns: Its time to first byte; `nil` when the attempt
     /// is not the running one.
     mutating func head(of number: Int, status: Int, at now: ContinuousClock.Instant) -> Duration? {
-        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else { return nil }
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return nil
+        }
         let ttfb = now - (metrics.start + last.start)
         last.timeToFirstByte = ttfb
         last.statusCode = status
@@ -299,9 +345,12 @@ extension Timeline {
 
     /// Ends attempt `number` as its body ended. - Returns: Whether an event was queued.
     mutating func endAttempt(
-        _ number: Int, _ ending: BodyEnding, received: Int64, at now: ContinuousClock.Instant, observed: CallID?
+        _ number: Int, _ ending: BodyEnding, received: Int64, at now: ContinuousClock.Instant,
+        observed: ObservedCall?
     ) -> Bool {
-        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else { return false }
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return false
+        }
         let end: AttemptEnd
         var code: NetLayerError.Code?
         switch ending {
@@ -315,30 +364,34 @@ extension Timeline {
         finish(&last, end, errorCode: code, received: received, at: now)
         metrics.lastAttempt = last
         guard let observed else { return false }
-        pending.append(.attemptFinished(last.finished(observed)))
+        observed.enqueue(.attemptFinished(last.finished(observed.id)))
         return true
     }
 
-    /// Ends the call (see ``AttemptRecord/endCall(_:)``). - Returns: The final metrics, and
+    /// Ends the call (see ``AttemptRecord/endCall(_:)``). - Returns: The call's duration, and
     /// whether events were queued.
-    mutating func endCall(_ error: NetLayerError.Code?, at now: ContinuousClock.Instant, observed: CallID?)
-        -> (CallMetrics, Bool)
+    mutating func endCall(
+        _ error: NetLayerError.Code?, at now: ContinuousClock.Instant, observed: ObservedCall?
+    )
+        -> (Duration, Bool)
     {
-        if ended { return (metrics, false) }
+        if ended { return (metrics.duration, false) }
         if var last = metrics.lastAttempt, last.end == nil {
-            finish(&last, error == nil ? .stopped : .failed, errorCode: error, received: last.bytesReceived, at: now)
+            finish(
+                &last, error == nil ? .stopped : .failed, errorCode: error, received: last.bytesReceived,
+                at: now)
             metrics.lastAttempt = last
-            if let observed { pending.append(.attemptFinished(last.finished(observed))) }
+            if let observed { observed.enqueue(.attemptFinished(last.finished(observed.id))) }
         }
         metrics.duration = now - metrics.start
         ended = true
-        guard let observed else { return (metrics, false) }
-        pending.append(
+        guard let observed else { return (metrics.duration, false) }
+        observed.enqueue(
             .callFinished(
                 CallFinished(
-                    callID: observed, statusCode: metrics.lastAttempt?.statusCode, errorCode: error,
+                    callID: observed.id, statusCode: metrics.lastAttempt?.statusCode, errorCode: error,
                     attempts: started, duration: metrics.duration, metrics: metrics)))
-        return (metrics, true)
+        return (metrics.duration, true)
     }
 
     /// Ends `attempt` at `now`.
@@ -363,9 +416,28 @@ extension AttemptMetrics {
 }
 
 extension Redactor {
-    /// Header fields as an observer sees them: secret values replaced, known secrets masked.
+    /// Header fields as an observer sees them: secret values replaced, known secrets masked, and a
+    /// `Location` or `Content-Location` redacted as a URL (no user info, secret query values
+    /// replaced) even when the server made its secrets up.
     func printed(_ fields: HeaderFields) -> HeaderFields {
-        HeaderFields(received: fields.fields.map { (mask($0.name), headerValue($0.value, for: $0.name)) })
+        HeaderFields(
+            received: fields.fields.map { field in
+                var value = field.value
+                if field.name.caseInsensitiveEquals("Location")
+                    || field.name.caseInsensitiveEquals("Content-Location")
+                {
+                    if value.contains("@"), let url = URL(string: value),
+                        url.user != nil || url.password != nil
+                    {
+                        value = redaction.url(url)
+                    } else if let mark = value.firstIndex(of: "?") {
+                        value =
+                            value[..<mark] + "?"
+                            + redaction.formText(String(value[value.index(after: mark)...]))
+                    }
+                }
+                return (mask(field.name), headerValue(value, for: field.name))
+            })
     }
 }
 

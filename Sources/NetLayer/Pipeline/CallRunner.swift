@@ -60,14 +60,15 @@ struct OpenedCall: Sendable {
     /// `failure` with the call's metrics; the call ends with it unless its owner ends it.
     func ending(_ failure: NetLayerError) -> NetLayerError {
         var failure = failure
-        failure.metrics = endsCall ? record.endCall(failure.code) : record.metrics
+        if endsCall { record.endCall(failure.code) }
+        failure.metrics = record.metrics
         return failure
     }
 
     /// The call ended well (its body read to the end, or stopped by the consumer), unless its
-    /// owner ends it. - Returns: The call's metrics.
+    /// owner ends it. - Returns: The call's duration (this opening's, when the owner ends it).
     @discardableResult
-    func succeeded() -> CallMetrics { endsCall ? record.endCall(nil) : record.metrics }
+    func succeeded() -> Duration { endsCall ? record.endCall(nil) : ContinuousClock.now - start }
 
     /// Reads up to `limit` bytes of a rejected response's body for its error; a transfer error
     /// ends it early (the status is the news).
@@ -102,8 +103,8 @@ struct Exchange: Sendable {
     var sharedPrepared: SharedPreparedRequest
     var prepared: PreparedRequest { sharedPrepared.value }
     var attempts = 1
-    /// The call's timeline up to the end of its body.
-    var metrics: CallMetrics
+    /// The call's record (its metrics are final: the call ended with its body).
+    var record: AttemptRecord
 }
 
 /// Holds the record of a call that opens more than once — an event stream that reconnects, a
@@ -123,7 +124,11 @@ final class CallOwner: Sendable {
 
     /// Ends the call (nothing when it never opened). - Returns: Its final metrics.
     @discardableResult
-    func end(_ error: NetLayerError.Code?) -> CallMetrics? { record?.endCall(error) }
+    func end(_ error: NetLayerError.Code?) -> CallMetrics? {
+        guard let record else { return nil }
+        record.endCall(error)
+        return record.metrics
+    }
 
     /// `failure` with the call's final metrics; the call ends with it.
     func ending(_ failure: NetLayerError) -> NetLayerError {
@@ -161,11 +166,13 @@ enum CallRunner {
             existing.reopen(prepared.request)
             record = existing
         } else {
-            let observer = options.observer ?? resource.options.observer
+            let observer = options.observer.map(\.observer) ?? resource.options.observer
             let observed = observer.flatMap { observer in
                 ObservedCall.start(
-                    observer, method: prepared.request.method, url: prepared.request.url, pathTemplate: spec.path,
-                    redactor: Redactor(prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
+                    observer, method: prepared.request.method, url: prepared.request.url,
+                    pathTemplate: spec.path,
+                    redactor: Redactor(
+                        prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
                     start: start)
             }
             record = AttemptRecord(prepared.request, start: start, observed: observed)
@@ -198,12 +205,14 @@ enum CallRunner {
                 redirects: record.redirects, log: log, prepared: sent, start: start)
             failure.attempts = record.attempts
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
-            failure.metrics = owner == nil ? record.endCall(failure.code) : record.metrics
+            if owner == nil { record.endCall(failure.code) }
+            failure.metrics = record.metrics
             // Masked again with every credential the attempts sent (an error raised in a stage
             // knew that stage's only).
             throw failure.redacted(by: call.redactor(for: sent))
         }
-        let sent = record.snapshot
+        // From here the consumer holds the response (a rejected one is set aside below).
+        let sent = record.handOver()
         var printed = prepared
         if pipeline.hasForeignCode || sent.sentBlocks.count > 1 {
             printed.headers.merge(sent.sentHeaders)
@@ -219,7 +228,6 @@ enum CallRunner {
         if verdict != .accepted {
             try await reject(opened, verdict: verdict, streams: streams, note: sent.note)
         }
-        record.handOver()
         return opened
     }
 
@@ -228,6 +236,7 @@ enum CallRunner {
     private static func reject(
         _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, note: String?
     ) async throws(NetLayerError) {
+        call.record.setAside()
         let body = await call.errorBody(limit: streams ? OpenedCall.errorBodyLimit : Int.max)
         let duration = ContinuousClock.now - call.start
         call.log?.response(call.head, data: body, duration: duration)
@@ -264,14 +273,12 @@ enum CallRunner {
         } catch {
             throw call.failure(error)
         }
-        let metrics = call.succeeded()
-        // The call's own span, when this opening started it (an owner's call may have opened before).
-        let duration = call.endsCall ? metrics.duration : ContinuousClock.now - call.start
+        let duration = call.succeeded()
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
         call.log?.response(call.head, data: data, duration: duration)
         return Exchange(
             data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
-            sharedPrepared: call.sharedPrepared, attempts: call.attempts, metrics: metrics)
+            sharedPrepared: call.sharedPrepared, attempts: call.attempts, record: call.record)
     }
 }
 

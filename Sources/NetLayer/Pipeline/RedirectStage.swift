@@ -72,7 +72,9 @@ enum TransportStage {
         }
         // The attempt passed admission: it counts (an attempt that never left does not), and its
         // observer may add trace context to it.
-        let attempt = record.attemptStarting(&request, context: context) { call.redactor(for: call.sentPrepared) }
+        let attempt = record.attemptStarting(&request, context: context) {
+            call.redactor(for: call.sentPrepared)
+        }
         let response: TransportResponse
         do {
             response = try await call.resource.transport.send(request, context: transport)
@@ -85,9 +87,8 @@ enum TransportStage {
             throw failure
         }
         limiter.observe(response.head)
-        record.headReceived(attempt, response.head) { call.redactor(for: call.sentPrepared) }
         // The attempt ends when its body does, however that happens.
-        response.body.observe(BodyTap(record: record, attempt: attempt))
+        record.received(attempt, response) { call.redactor(for: call.sentPrepared) }
         if let slot { response.body.whenFinished { slot.release() } }
         return response
     }

@@ -16,6 +16,7 @@ struct DocsExamplesTests {
     static let documents = [
         ("Docs/Testing.md", "TestingProduct/DocsTestingExamples.swift"),
         ("Docs/Guide.md", "Docs/GuideExamples.swift"),
+        ("Docs/Observability.md", "Observation/ObservabilityExamples.swift"),
     ]
 
     @Test("Every Swift block is compiled by the tests", arguments: documents)

@@ -14,7 +14,9 @@ extension WireTests {
 
         /// A resource observed by `recorder`; its default maximum response size, so collected
         /// bodies are read as they arrive (the path most calls take).
-        static func api(_ server: TestServer, _ recorder: EventRecorder?, options: ResourceOptions = ResourceOptions())
+        static func api(
+            _ server: TestServer, _ recorder: EventRecorder?, options: ResourceOptions = ResourceOptions()
+        )
             -> ResilientAPI
         {
             var options = options
@@ -28,7 +30,8 @@ extension WireTests {
             let path = uniquePath()
             server.route(path) { _ in .text("hello") }
             let recorder = EventRecorder(server: server)
-            let api = Self.api(server, recorder, options: ResourceOptions(maximumResponseSize: maximumResponseSize))
+            let api = Self.api(
+                server, recorder, options: ResourceOptions(maximumResponseSize: maximumResponseSize))
             let response = try await api.target(path).makeExecutor().response()
             #expect(
                 recorder.lines == [
@@ -60,7 +63,8 @@ extension WireTests {
             #expect(quiet.metrics.attempts.first?.bytesReceived == 5)
             #expect(quiet.metrics.duration > .zero && quiet.metrics.duration <= quiet.duration)
             let recorder = EventRecorder(server: server)
-            let off = try await Self.api(server, recorder).target(path).makeExecutor().observer(nil).response()
+            let off = try await Self.api(server, recorder).target(path).makeExecutor().observer(nil)
+                .response()
             #expect(recorder.all.isEmpty)
             #expect(off.metrics.attempts.count == 1)
             // And a call can bring its own.
@@ -80,7 +84,8 @@ extension WireTests {
                     : .text("ok")
             }
             let recorder = EventRecorder(server: server)
-            let api = Self.api(server, recorder, options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(50))))
+            let api = Self.api(
+                server, recorder, options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(50))))
             let response = try await api.target(path).makeExecutor().response()
             // The collected call reads the 503's body while deciding (a body cut short is retried).
             #expect(
@@ -141,7 +146,8 @@ extension WireTests {
             let response = try await Self.api(server, recorder).target(path + "/a").makeExecutor().response()
             #expect(
                 recorder.lines == [
-                    "call GET \(path)/a", "attempt 1 first GET \(path)/a", "head 1 302", "end 1 setAside 302 -",
+                    "call GET \(path)/a", "attempt 1 first GET \(path)/a", "head 1 302",
+                    "end 1 setAside 302 -",
                     "attempt 2 redirect after 302 GET \(path)/b", "head 2 307", "end 2 setAside 307 -",
                     "attempt 3 redirect after 307 GET \(path)/c", "head 3 200", "end 3 completed 200 -",
                     "call end 200 - attempts 3",
@@ -177,7 +183,8 @@ extension WireTests {
         @Test func aTimeoutEndsTheAttemptAndTheCallAsFailed() async throws {
             let server = try Self.server.get()
             let recorder = EventRecorder(server: server)
-            let executor = Self.api(server, recorder).target("/delay/3000").makeExecutor(timeout: .milliseconds(300))
+            let executor = Self.api(server, recorder).target("/delay/3000").makeExecutor(
+                timeout: .milliseconds(300))
             let error = await failure { try await executor.execute() }
             #expect(error?.code == .timedOut)
             #expect(
@@ -187,7 +194,8 @@ extension WireTests {
                 ])
             let metrics = try #require(error?.metrics)
             #expect(metrics == recorder.finished.first?.metrics)
-            #expect(metrics.attempts.map(\.end) == [.failed] && metrics.attempts.map(\.errorCode) == [.timedOut])
+            #expect(
+                metrics.attempts.map(\.end) == [.failed] && metrics.attempts.map(\.errorCode) == [.timedOut])
             #expect(metrics.attempts[0].timeToFirstByte == nil)
             #expect(metrics.duration >= .milliseconds(300))
         }
@@ -242,7 +250,9 @@ extension WireTests {
             let path = uniquePath()
             server.route(path) { _ in
                 var response = TestResponse(status: 200)
-                var body = TestStreamedBody(length: 1 << 30) { range in Data(repeating: 0x2A, count: range.count) }
+                var body = TestStreamedBody(length: 1 << 30) { range in
+                    Data(repeating: 0x2A, count: range.count)
+                }
                 body.pieceSize = 1000
                 body.pause = .milliseconds(10)
                 response.streamedBody = body
@@ -315,7 +325,8 @@ extension WireTests {
             let url = try api.target(path).makeExecutor().prepare().request.url.absoluteString
             let record = DownloadFiles.ResumePoint(url: url, validator: "\"v1\"", offset: 30)
             try JSONEncoder().encode(record).write(to: scratch.file(".file.bin.netlayer-partial.json"))
-            let restarted = try await api.target(path).makeExecutor().download(to: destination, resumable: true)
+            let restarted = try await api.target(path).makeExecutor().download(
+                to: destination, resumable: true)
             #expect(restarted.fileSize == 100)
             #expect(
                 recorder.lines == [
@@ -351,7 +362,8 @@ extension WireTests {
             #expect(received == ["\(id)-1", "\(id)-2", "\(id)-3", "\(id)-4", "\(id)-5"])
             #expect(
                 recorder.started.map(\.reason.description) == [
-                    "first", "retry after 503", "redirect after 302", "replay after 401", "redirect after 302",
+                    "first", "retry after 503", "redirect after 302", "replay after 401",
+                    "redirect after 302",
                 ])
             #expect(response.sentRequest.headerFields["traceparent"] == "\(id)-5")
         }

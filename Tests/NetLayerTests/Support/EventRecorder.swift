@@ -28,7 +28,8 @@ final class EventRecorder: CallObserver {
     private let events = TestLocked<[Event]>([])
 
     init(server: TestServer, inject: String? = nil) {
-        base = server.baseURL.absoluteString.hasSuffix("/")
+        base =
+            server.baseURL.absoluteString.hasSuffix("/")
             ? String(server.baseURL.absoluteString.dropLast()) : server.baseURL.absoluteString
         self.inject = inject
     }
