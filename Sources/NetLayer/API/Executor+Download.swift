@@ -14,6 +14,9 @@ public struct Download: Sendable {
     public let duration: Duration
     /// The redirects followed, oldest first.
     public let redirects: [Redirect]
+    /// Where the call's time went: admission waits and every attempt, a restart after a 416
+    /// included; see ``CallMetrics``.
+    public internal(set) var metrics: CallMetrics
 
     /// The file's size: ``resumedFrom`` + ``bytesWritten``.
     public var fileSize: Int64 { resumedFrom + bytesWritten }
@@ -76,6 +79,8 @@ extension Executor {
             defer { claim.release() }
             let requestURL = try prepare().request.url.absoluteString
             let accepted = options.validation ?? resource.options.validation
+            // A restart after a 416 is an attempt of the same call.
+            let owner = CallOwner()
             let consumer = DownloadConsumer(
                 destination: destination, resumable: resumable, requestURL: requestURL,
                 send: { resume throws(NetLayerError) in
@@ -86,9 +91,15 @@ extension Executor {
                             guard let resume else { return }
                             request.headerFields.set("Range", "bytes=\(resume.offset)-")
                             request.headerFields.set("If-Range", resume.validator)
-                        }, resumesDownload: resume != nil)
+                        }, resumesDownload: resume != nil, owner: owner)
                 })
-            return try await consumer.run(restarted: false)
+            do throws(NetLayerError) {
+                var download = try await consumer.run(restarted: false)
+                if let metrics = owner.end(nil) { download.metrics = metrics }
+                return download
+            } catch {
+                throw owner.ending(error)
+            }
         }
     }
 }

@@ -83,16 +83,17 @@ extension Executor {
         var own = self
         own.spec.inheritsDeadline = false
         let stream = own
+        let owner = CallOwner()
         return EventReader.Connection(
             method: method, timeouts: Timeouts(idle: spec.timeout, total: spec.deadline),
             validation: options.validation ?? resource.options.validation,
             redaction: resource.options.redaction, setsAccept: setsOwnHeader("Accept"),
-            setsCacheControl: setsOwnHeader("Cache-Control"), ended: options.progressEnded,
+            setsCacheControl: setsOwnHeader("Cache-Control"), ended: options.progressEnded, owner: owner,
             send: { left, validation, adjust throws(NetLayerError) in
                 var attempt = stream
                 if let left { attempt.spec.deadline = left }
                 return try await attempt.open(
-                    debug: debug, streams: true, validation: validation, adjust: adjust)
+                    debug: debug, streams: true, validation: validation, adjust: adjust, owner: owner)
             })
     }
 

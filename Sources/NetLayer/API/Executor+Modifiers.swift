@@ -24,6 +24,16 @@ extension Executor {
         return copy
     }
 
+    /// This call observed by `observer` instead of the resource's ``ResourceOptions/observer``.
+    /// - Parameter observer: Receives the call's events (see ``CallObserver``); `nil` turns
+    ///   observation off for this call.
+    /// - Returns: A copy of this executor.
+    public func observer(_ observer: (any CallObserver)?) -> Executor {
+        var copy = self
+        copy.options.observer = ObserverChoice(observer)
+        return copy
+    }
+
     /// This call with its own validation, instead of the target's or the resource's.
     public func validate(_ validation: Validation) -> Executor {
         var copy = self

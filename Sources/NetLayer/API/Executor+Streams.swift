@@ -65,6 +65,7 @@ extension Executor {
                         var failure = NetLayerError.decodingFailed(
                             error, type: Model.self, body: data, redactor: redactor)
                         failure.message = "line \(number): " + failure.message
+                        failure.metrics = reader.metrics
                         throw failure.redacted(by: redactor)
                     }
                 }

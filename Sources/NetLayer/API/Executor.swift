@@ -62,7 +62,7 @@ public struct Executor: Sendable {
         return Response(
             value: value, data: call.data, head: call.head.printed(with: secrets), sentRequest: call.request,
             duration: call.duration, redirects: call.redirects.printed(with: secrets),
-            attempts: call.attempts,
+            attempts: call.attempts, record: call.record,
             secrets: secrets)
     }
 
@@ -138,16 +138,18 @@ public struct Executor: Sendable {
     ///   - collectLimit: A collected call's response limit.
     ///   - resumesDownload: The call asks for the rest of a partial file (its download progress
     ///     then counts the whole file, see ``ProgressReporter/resumeDownload(from:total:)``).
+    ///   - owner: Keeps the record of a call that opens more than once, and ends it.
     func open(
         debug: Bool, streams: Bool, validation: Validation? = nil,
         adjust: ((inout TransportRequest) -> Void)? = nil, collectLimit: Int? = nil,
-        resumesDownload: Bool = false
+        resumesDownload: Bool = false, owner: CallOwner? = nil
     ) async throws(NetLayerError) -> OpenedCall {
         var prepared = try prepare()
         adjust?(&prepared.request)
         return try await CallRunner.open(
             spec, options: options, prepared: prepared, debug: debug, streams: streams,
-            validation: validation, collectLimit: collectLimit, resumesDownload: resumesDownload)
+            validation: validation, collectLimit: collectLimit, resumesDownload: resumesDownload,
+            owner: owner)
     }
 
     /// Sends and reads the whole body, at most the resource's ``ResourceOptions/maximumResponseSize``.
@@ -198,6 +200,7 @@ public struct Executor: Sendable {
             )
             .redacted(by: redactor)
             failure.attempts = exchange.attempts
+            failure.metrics = exchange.record.metrics
             throw failure
         }
     }

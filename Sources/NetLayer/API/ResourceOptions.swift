@@ -72,6 +72,10 @@ public struct ResourceOptions: Sendable {
     /// counts as 0. `stream()`, `lines()`, `events()` and `download(to:)` are not affected: they
     /// never hold more than their buffer.
     public var maximumResponseSize: Int?
+    /// Receives the events of every call of the resource (see ``CallObserver``); a call's
+    /// ``Executor/observer(_:)`` wins. Default `nil`: nothing is observed, and nothing is
+    /// allocated for observation.
+    public var observer: (any CallObserver)?
 
     /// The default ``maximumResponseSize``: 64 MiB, far above an API response and far below a
     /// device's memory. Larger bodies belong to `download(to:)` or `stream()`.
@@ -114,7 +118,8 @@ public struct ResourceOptions: Sendable {
         retryPolicy: RetryPolicy = .none,
         retryBudget: RetryBudget = .default,
         authentication: Authentication? = nil,
-        maximumResponseSize: Int? = ResourceOptions.defaultMaximumResponseSize
+        maximumResponseSize: Int? = ResourceOptions.defaultMaximumResponseSize,
+        observer: (any CallObserver)? = nil
     ) {
         self.encoder = encoder
         self.decoder = decoder
@@ -133,6 +138,7 @@ public struct ResourceOptions: Sendable {
         self.retryBudget = retryBudget
         self.authentication = authentication
         self.maximumResponseSize = maximumResponseSize
+        self.observer = observer
     }
 
 }

@@ -24,6 +24,13 @@ public struct Response<Value: Sendable>: Sendable {
     /// How many attempts reached the transport: 1, plus one per retry and per replay after a
     /// credentials refresh. Default 1.
     public var attempts: Int = 1
+    /// Where the call's time went: admission waits and every attempt (start, time to first byte,
+    /// end, bytes, status, why it was sent); see ``CallMetrics``. Recorded whether or not an
+    /// observer is installed.
+    public var metrics: CallMetrics { record?.metrics ?? CallMetrics(start: .now) }
+    /// The record of the call that made this response (its timeline is final); `nil` for a
+    /// response made otherwise, whose ``metrics`` are empty.
+    var record: AttemptRecord? = nil
     /// ``links``, parsed on first use (shared by copies, which have the same head).
     let parsedLinks = LockedValue<[WebLink]?>(nil)
     /// The secrets of the call, masked when the response is printed.

@@ -50,8 +50,11 @@ struct DownloadConsumer {
             let range =
                 call.head.statusCode == 206 ? ContentRange(call.head.headerFields["Content-Range"]) : nil
             if call.head.statusCode == 416 || (range.map { $0.first != resume.offset } ?? false) {
-                // The partial file cannot be continued: start over, once.
+                // The partial file cannot be continued: start over, once (a new attempt).
+                call.record.setAside()
                 call.body.cancel()
+                call.record.nextAttempt(
+                    AttemptReason(kind: .restart, statusCode: call.head.statusCode, errorCode: nil))
                 files.discardUnlessInUse()
                 if restarted { throw .fileFailed("the server refused to resume and to restart the download") }
                 return try await run(restarted: true)
@@ -136,7 +139,7 @@ struct DownloadConsumer {
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: written)
         return Download(
             fileURL: destination, head: call.head, bytesWritten: written, resumedFrom: offset,
-            duration: .now - call.start, redirects: call.redirects)
+            duration: .now - call.start, redirects: call.redirects, metrics: call.record.metrics)
     }
 
     /// ``DownloadFiles/moveIntoPlace()`` on the blocking-work queue (`fsync` and `rename`).

@@ -22,6 +22,9 @@ final class EventReader: @unchecked Sendable {
         let setsCacheControl: Bool
         /// Called when a connection's body ends, however it ends (``Executor/progressUpdates()``).
         let ended: (@Sendable () -> Void)?
+        /// Keeps the call's record over its connections (each is an attempt of one call), and ends
+        /// the call when the stream ends, fails or is stopped.
+        let owner: CallOwner
         /// Sends the call with this total deadline, validation and request adjustment.
         let send:
             @Sendable (Duration?, Validation, @escaping @Sendable (inout TransportRequest) -> Void)
@@ -71,21 +74,40 @@ final class EventReader: @unchecked Sendable {
     ///   call does, before the deadline it would set is consulted.
     func start() async throws(NetLayerError) {
         _ = try Timeouts.checked(idle: connection.timeouts.idle, total: connection.timeouts.total)
-        try await connect(after: nil, delay: false)
+        do {
+            try await connect(after: nil, delay: false)
+        } catch {
+            throw connection.owner.ending(error)
+        }
     }
 
-    /// The consumer stopped: close the connection; nothing reconnects.
+    /// The consumer stopped: close the connection; nothing reconnects, and the call ends.
     func stop() {
         let body = current.withLock { current in
             current.stopped = true
             return current.body
         }
         body?.stop()
+        connection.owner.end(nil)
     }
 
     private var isStopped: Bool { current.withLock { $0.stopped } }
 
+    /// The next event; `nil` once the stream ended (the call ends then).
+    /// - Throws: The stream's error, with the call's metrics (the call ends with it).
     func next() async throws(NetLayerError) -> ServerSentEvent? {
+        do {
+            guard let event = try await nextEvent() else {
+                connection.owner.end(nil)
+                return nil
+            }
+            return event
+        } catch {
+            throw connection.owner.ending(error)
+        }
+    }
+
+    private func nextEvent() async throws(NetLayerError) -> ServerSentEvent? {
         while true {
             if pendingIndex < pending.count {
                 let event = pending[pendingIndex]
@@ -120,9 +142,12 @@ final class EventReader: @unchecked Sendable {
                 try parser.consume(chunk) { pending.append($0) }
             } catch {
                 // The stream is over for good: a later `next()` ends it instead of reconnecting.
+                // The call ends with the error first, then the connection closes.
+                let failure = connection.owner.ending(
+                    error as? NetLayerError ?? NetLayerError(.responseTooLarge, "\(error)"))
                 stop()
                 finished = true
-                throw error as? NetLayerError ?? NetLayerError(.responseTooLarge, "\(error)")
+                throw failure
             }
         }
     }
@@ -162,6 +187,9 @@ final class EventReader: @unchecked Sendable {
                     throw deadlineElapsed()
                 }
                 do { try await Task.sleep(for: wait) } catch { throw NetLayerError.cancelled }
+                connection.owner.reopens(
+                    AttemptReason(
+                        kind: .reconnection, statusCode: failure?.statusCode, errorCode: failure?.code))
             }
             delay = true
             do {
@@ -221,10 +249,12 @@ final class EventReader: @unchecked Sendable {
             })
         call.log?.streamed(call.head)
         if call.head.statusCode == 204 {
-            call.body.cancel()
+            // No content: read to its (immediate) end, so the attempt completed.
+            _ = await call.errorBody(limit: 0)
             return nil
         }
         guard MediaType.essence(call.head.headerFields["Content-Type"] ?? "") == Self.mediaType else {
+            call.record.setAside()
             let body = await call.errorBody(limit: OpenedCall.errorBodyLimit)
             let redactor = call.redactor(for: call.prepared)
             var failure = NetLayerError.unacceptableContentType(
@@ -257,6 +287,8 @@ final class EventReader: @unchecked Sendable {
                 error, type: Model.self, body: data, redactor: redactor)
             let name = "event \"\(event.event)\"" + (event.id.map { " (id \($0))" } ?? "")
             failure.message = "\(name): " + failure.message
+            // Decoding is not part of the call, which ended well when the consumer stopped it.
+            failure.metrics = connection.owner.record?.metrics
             throw failure.redacted(by: redactor)
         }
     }

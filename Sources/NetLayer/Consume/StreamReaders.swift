@@ -27,15 +27,26 @@ final class BodyReader: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// The consumer stopped: stop the transfer (a no-op after the end).
+    /// The consumer stopped: stop the transfer (a no-op after the end). The call ends well: the
+    /// consumer had what it wanted.
     func stop() {
         call.body.cancel()
         let wasReading = state.withLock { state in
             defer { if state == .reading { state = .stopped } }
             return state == .reading
         }
-        if wasReading { ended?() }
+        if wasReading {
+            call.succeeded()
+            ended?()
+        }
     }
+
+    /// The call's metrics so far (final once the stream ended).
+    var metrics: CallMetrics { call.record.metrics }
+
+    /// A reader of the body failed with `failure` (a line too long): the call ends with it (the
+    /// transfer stops when the consumer stops). - Returns: `failure` with the call's metrics.
+    func failing(_ failure: NetLayerError) -> NetLayerError { call.ending(failure) }
 
     /// Marks the end; true when this call ended it.
     private func end() -> Bool {
@@ -58,6 +69,7 @@ final class BodyReader: @unchecked Sendable {
         do {
             guard let chunk = try await iterator.next() else {
                 if end() {
+                    call.succeeded()
                     call.progress?.finish(uploaded: call.request.body?.length, downloaded: received)
                     ended?()
                 }
@@ -109,7 +121,7 @@ final class LineReader: @unchecked Sendable {
             if let newline = pending[max(start, searchFrom)...].firstIndex(of: 0x0A) {
                 var end = newline
                 if end > start && pending[end - 1] == 0x0D { end -= 1 }
-                if end - start > maximumLength { throw tooLong }
+                if end - start > maximumLength { throw reader.failing(tooLong) }
                 let line = String(decoding: pending[start..<end], as: UTF8.self)
                 start = newline + 1
                 searchFrom = start
@@ -117,10 +129,10 @@ final class LineReader: @unchecked Sendable {
             }
             searchFrom = pending.count
             // One byte of room for a CR whose LF has not arrived yet.
-            if pending.count - start - 1 > maximumLength { throw tooLong }
+            if pending.count - start - 1 > maximumLength { throw reader.failing(tooLong) }
             if ended {
                 guard pending.count > start else { return nil }
-                if pending.count - start > maximumLength { throw tooLong }
+                if pending.count - start > maximumLength { throw reader.failing(tooLong) }
                 let line = String(decoding: pending[start...], as: UTF8.self)
                 start = pending.count
                 return line

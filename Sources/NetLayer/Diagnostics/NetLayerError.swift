@@ -129,6 +129,15 @@ public struct NetLayerError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// How many attempts the call made, the failing one included (more than 1 after retries and
     /// after a replay with refreshed credentials). `0` when nothing was sent.
     public internal(set) var attempts = 0
+    /// The timeline of the call up to the failure: admission waits and every attempt (see
+    /// ``CallMetrics``); `nil` when the call never started (its request could not be built, or a
+    /// setting was invalid) or the error did not come from a call.
+    public internal(set) var metrics: CallMetrics? {
+        get { metricsBox?.metrics }
+        set { metricsBox = newValue.map(MetricsBox.init) }
+    }
+    /// ``metrics`` in a box: an error is copied often, its timeline rarely read.
+    private var metricsBox: MetricsBox?
     /// Hides secrets in every text this error prints (set once the request is known).
     var redactor: Redactor?
 
@@ -458,4 +467,10 @@ extension NetLayerError {
             + " you trust, or read the body with stream() or download(to:)"
         return explained
     }
+}
+
+/// A call's metrics, held by reference (see ``NetLayerError/metrics``).
+final class MetricsBox: Sendable {
+    let metrics: CallMetrics
+    init(_ metrics: CallMetrics) { self.metrics = metrics }
 }

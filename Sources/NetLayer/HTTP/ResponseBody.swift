@@ -23,6 +23,12 @@ public final class ResponseBody: AsyncSequence, Sendable {
         var finish: (@Sendable () -> Void)?
         /// The body is done with: an action registered from now on runs at once.
         var isFinished = false
+        /// The attempt this body belongs to, told how and when the body ends (see ``BodyTap``).
+        var tap: BodyTap?
+        /// How the body ended, for a tap attached afterwards.
+        var ending: BodyEnding?
+        /// Bytes handed to the reader, counted only while a tap is attached.
+        var received: Int64 = 0
     }
 
     enum Source: Sendable {
@@ -62,6 +68,12 @@ public final class ResponseBody: AsyncSequence, Sendable {
         cancel()
     }
 
+    /// The length of a body already whole in memory; `nil` when it streams.
+    var bufferedCount: Int? {
+        if case .buffered(let data) = source { return data.count }
+        return nil
+    }
+
     /// Whether the whole body is already in memory.
     var isInMemory: Bool {
         if case .buffered = source { return true }
@@ -87,39 +99,68 @@ public final class ResponseBody: AsyncSequence, Sendable {
         if runsNow { action() }
     }
 
-    /// Runs the finish action, once.
-    func finished() {
-        let action = state.withLock { state in
-            let action = state.finish
-            state.finish = nil
-            state.isFinished = true
-            return action
+    /// Tells `tap` how and when the body ends (read to the end, failed, cancelled or released),
+    /// with the bytes read; a body already in memory, or already done with, tells it at once.
+    /// One tap per body (the pipeline's, for the attempt that received it).
+    func observe(_ tap: BodyTap) {
+        if case .buffered(let data) = source {
+            tap.ended(.completed, received: Int64(data.count))
+            return
         }
-        action?()
+        let ended: (BodyEnding, Int64)? = state.withLock { state in
+            if state.isFinished { return (state.ending ?? .cancelled, state.received) }
+            state.tap = tap
+            return nil
+        }
+        if let (ending, received) = ended { tap.ended(ending, received: received) }
     }
 
-    /// `true` for the first reader only.
-    private func takeClaim() -> Bool {
+    /// Runs the finish action and tells the tap, once.
+    func finished(_ ending: BodyEnding = .cancelled) {
+        let (action, tap, received) = state.withLock { state in
+            let action = state.finish
+            let tap = state.isFinished ? nil : state.tap
+            state.finish = nil
+            state.tap = nil
+            if !state.isFinished { state.ending = ending }
+            state.isFinished = true
+            return (action, tap, state.received)
+        }
+        action?()
+        tap?.ended(ending, received: received)
+    }
+
+    /// `true` for the first reader only; `counts`: a tap wants the bytes counted.
+    private func takeClaim() -> (claimed: Bool, counts: Bool) {
         state.withLock { state in
             defer { state.claimed = true }
-            return !state.claimed
+            return (!state.claimed, state.tap != nil)
         }
+    }
+
+    /// Adds `count` bytes read to the tap's count.
+    private func count(_ count: Int) {
+        state.withLock { $0.received += Int64(count) }
     }
 
     /// Starts reading. A second iterator throws ``NetLayerError/Code/bodyConsumed``.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(body: self, claimed: takeClaim())
+        let claim = takeClaim()
+        return Iterator(body: self, claimed: claim.claimed, counts: claim.counts)
     }
 
     /// Reads the next chunk.
     public struct Iterator: AsyncIteratorProtocol {
         let body: ResponseBody
         let claimed: Bool
+        /// Whether a tap counts the bytes read (set for bodies the pipeline received).
+        let counts: Bool
         private var deliveredBuffered = false
 
-        init(body: ResponseBody, claimed: Bool) {
+        init(body: ResponseBody, claimed: Bool, counts: Bool) {
             self.body = body
             self.claimed = claimed
+            self.counts = counts
         }
 
         /// The next chunk; `nil` at the end of the body.
@@ -134,32 +175,39 @@ public final class ResponseBody: AsyncSequence, Sendable {
                 deliveredBuffered = true
                 return data.isEmpty ? nil : data
             case .buffer(let buffer):
-                return try await body.ended { try await buffer.next() }
+                let chunk = try await body.ended { try await buffer.next() }
+                if counts, let chunk { body.count(chunk.count) }
+                return chunk
             case .sequence(let source):
-                return try await body.ended { try await source.next() }
+                let chunk = try await body.ended { try await source.next() }
+                if counts, let chunk { body.count(chunk.count) }
+                return chunk
             }
         }
     }
 
     /// Stops the transfer; reading afterwards throws `CancellationError`. Safe to call more than
     /// once.
-    public func cancel() {
+    public func cancel() { cancel(.cancelled) }
+
+    /// Stops the transfer; its tap hears `ending` (a limit NetLayer enforces is a failure).
+    func cancel(_ ending: BodyEnding) {
         switch source {
         case .buffered: break
         case .buffer(let buffer): buffer.cancel()
         case .sequence(let sequence): sequence.cancel()
         }
-        finished()
+        finished(ending)
     }
 
     /// Reads a chunk and runs the finish action at the end or on an error.
     private func ended(_ read: () async throws -> Data?) async throws -> Data? {
         do {
             let chunk = try await read()
-            if chunk == nil { finished() }
+            if chunk == nil { finished(.completed) }
             return chunk
         } catch {
-            finished()
+            finished(.failed(NetLayerError.Code.of(error)))
             throw error
         }
     }
@@ -179,11 +227,19 @@ public final class ResponseBody: AsyncSequence, Sendable {
             }
             return
         }
-        guard takeClaim() else {
+        let claim = takeClaim()
+        guard claim.claimed else {
             throw Self.alreadyRead
         }
-        _ = try await ended {
-            try await buffer.drain(into: sink)
+        var counted = sink
+        if claim.counts {
+            counted = { [unowned self] chunk in
+                try sink(chunk)
+                self.count(chunk.count)
+            }
+        }
+        _ = try await ended { [counted] in
+            try await buffer.drain(into: counted)
             return nil
         }
     }
@@ -192,7 +248,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
     /// - Throws: ``NetLayerError/Code/bodyConsumed`` when it was read before.
     func takeBuffered() throws(NetLayerError) -> Data? {
         guard case .buffered(let data) = source else { return nil }
-        guard takeClaim() else {
+        guard takeClaim().claimed else {
             throw Self.alreadyRead
         }
         return data
@@ -219,7 +275,7 @@ public final class ResponseBody: AsyncSequence, Sendable {
         }
         for try await chunk in self {
             if chunk.count > limit - data.count {
-                cancel()
+                cancel(.failed(.responseTooLarge))
                 throw Self.tooLarge(limit)
             }
             data.append(chunk)
@@ -283,5 +339,26 @@ final class SequenceSource: @unchecked Sendable {
         var iterator: Iterator
         init(_ iterator: Iterator) { self.iterator = iterator }
         func next() async throws -> Data? { try await iterator.next() }
+    }
+}
+
+/// How a response body ended, as its ``BodyTap`` hears it.
+enum BodyEnding: Sendable, Equatable {
+    /// Read to the end.
+    case completed
+    /// Reading failed with an error of this kind.
+    case failed(NetLayerError.Code)
+    /// Cancelled or released before the end.
+    case cancelled
+}
+
+/// Who hears how a body the pipeline received ends: the attempt that received it. A value (the
+/// call's record and a number), so tapping a body allocates nothing.
+struct BodyTap: Sendable {
+    let record: AttemptRecord
+    let attempt: Int
+
+    func ended(_ ending: BodyEnding, received: Int64) {
+        record.attemptEnded(attempt, ending, received: received)
     }
 }

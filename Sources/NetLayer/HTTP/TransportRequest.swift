@@ -108,6 +108,10 @@ public struct ResponseHead: Sendable {
     let foundation: HTTPURLResponse?
     /// The secrets of the call that received it, masked when it is printed.
     var secrets = CallSecrets.none
+    /// The HTTP version the response came with, spelled as OpenTelemetry's
+    /// `network.protocol.version` (`1.0`, `1.1`, `2`, `3`), when the transport knows it. Default
+    /// `nil` (URLSession does not tell it); a transport sets it on the head it returns.
+    public var httpVersion: String?
 
     /// Creates a head (a custom transport or a stub).
     /// - Parameters:

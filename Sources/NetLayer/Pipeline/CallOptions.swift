@@ -20,4 +20,14 @@ struct CallOptions: Sendable {
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     /// Called once when a call ends, however it ends; set by ``Executor/progressUpdates()``.
     var progressEnded: (@Sendable () -> Void)? = nil
+    /// Set by ``Executor/observer(_:)`` (its observer, `nil` inside turning the resource's off);
+    /// `nil`: the resource's. Boxed, so a call that sets none carries one word, not an existential.
+    var observer: ObserverChoice? = nil
+}
+
+/// A call's own choice of observer (see ``Executor/observer(_:)``).
+final class ObserverChoice: Sendable {
+    /// The observer; `nil` turns observation off for the call.
+    let observer: (any CallObserver)?
+    init(_ observer: (any CallObserver)?) { self.observer = observer }
 }

@@ -59,8 +59,12 @@ final class CallRecord: Sendable {
 }
 
 /// What the attempts of one call left behind: the last request sent, its redirects, how many
-/// attempts reached the transport, and why a retry did not happen. Copies share one record (the
-/// state is one locked buffer: a single allocation per call).
+/// attempts reached the transport, why a retry did not happen, and the call's timeline (its
+/// ``CallMetrics``, and the events for its observer). Copies share one record (the state is one
+/// locked buffer: a single allocation per call).
+///
+/// A call that opens more than once (an event stream's reconnections, a download's restart) keeps
+/// one record, so its timeline and its observer's events span every connection.
 struct AttemptRecord: Sendable {
     struct State {
         var lastRequest: TransportRequest
@@ -72,10 +76,28 @@ struct AttemptRecord: Sendable {
         var sentBlocks: [HeaderFields] = []
         /// When the last request (attempt or redirect hop) went to the transport, after admission.
         var sentAt: ContinuousClock.Instant?
+        /// The call's timeline and observation (see `Observation/CallTimeline.swift`).
+        var timeline: Timeline
     }
-    private let state: LockedValue<State>
+    let state: LockedValue<State>
+    /// The call's observer and what its events need; `nil` when nothing observes the call.
+    let observed: ObservedCall?
 
-    init(_ request: TransportRequest) { state = LockedValue(State(lastRequest: request)) }
+    init(_ request: TransportRequest, start: ContinuousClock.Instant, observed: ObservedCall? = nil) {
+        state = LockedValue(State(lastRequest: request, timeline: Timeline(start: start)))
+        self.observed = observed
+    }
+
+    /// The call opens again with `request` (a reconnection, a restart): what the last opening
+    /// left behind, but the timeline and the credentials sent, is forgotten.
+    func reopen(_ request: TransportRequest) {
+        state.withLock { state in
+            state.lastRequest = request
+            state.redirects = []
+            state.note = nil
+            state.timeline.retryAttempt = 0
+        }
+    }
 
     /// Everything at once (one lock instead of one per field).
     var snapshot: State { state.withLock { $0 } }
@@ -99,18 +121,11 @@ struct AttemptRecord: Sendable {
         }
     }
 
-    /// A request passed admission and goes to the transport now; an attempt's first hop counts
-    /// (`countingAnAttempt`), a redirect hop does not.
-    func admitted(countingAnAttempt: Bool) {
-        let now = ContinuousClock.now
-        state.withLock { state in
-            if countingAnAttempt { state.attempts += 1 }
-            state.sentAt = now
-        }
-    }
-
     /// When the last request went to the transport; `nil` before any did.
     var sentAt: ContinuousClock.Instant? { state.withLock { $0.sentAt } }
+
+    /// An attempt passed admission but was not sent (the deadline elapsed): it counts.
+    func countAttempt() { state.withLock { $0.attempts += 1 } }
 
     func redirected(_ redirect: Redirect, to request: TransportRequest) {
         state.withLock { state in

@@ -35,6 +35,10 @@ struct OpenedCall: Sendable {
     var log: RequestLog?
     var progress: ProgressReporter?
     var attempts = 1
+    /// The call's record: its timeline, and the observer's events.
+    var record: AttemptRecord
+    /// Whether the consumer ends the call (else a ``CallOwner`` does: an event stream, a download).
+    var endsCall = true
 
     /// The call's redactor for `prepared` (its path parts, the resource's redaction).
     func redactor(for prepared: PreparedRequest) -> Redactor {
@@ -50,8 +54,21 @@ struct OpenedCall: Sendable {
             error, request: request, redactor: redactor(for: prepared), redirects: redirects,
             log: log, prepared: prepared)
         failure.attempts = attempts
+        return ending(failure)
+    }
+
+    /// `failure` with the call's metrics; the call ends with it unless its owner ends it.
+    func ending(_ failure: NetLayerError) -> NetLayerError {
+        var failure = failure
+        if endsCall { record.endCall(failure.code) }
+        failure.metrics = record.metrics
         return failure
     }
+
+    /// The call ended well (its body read to the end, or stopped by the consumer), unless its
+    /// owner ends it. - Returns: The call's duration (this opening's, when the owner ends it).
+    @discardableResult
+    func succeeded() -> Duration { endsCall ? record.endCall(nil) : ContinuousClock.now - start }
 
     /// Reads up to `limit` bytes of a rejected response's body for its error; a transfer error
     /// ends it early (the status is the news).
@@ -86,6 +103,39 @@ struct Exchange: Sendable {
     var sharedPrepared: SharedPreparedRequest
     var prepared: PreparedRequest { sharedPrepared.value }
     var attempts = 1
+    /// The call's record (its metrics are final: the call ended with its body).
+    var record: AttemptRecord
+}
+
+/// Holds the record of a call that opens more than once — an event stream that reconnects, a
+/// download that restarts — so each opening is an attempt of one call, and ends the call when
+/// the consumer is done. Made only by those consumers.
+final class CallOwner: Sendable {
+    private let held = LockedValue<AttemptRecord?>(nil)
+
+    /// The call's record, once it opened.
+    var record: AttemptRecord? {
+        get { held.withLock { $0 } }
+        set { held.withLock { $0 = newValue } }
+    }
+
+    /// The next opening is sent for `reason`.
+    func reopens(_ reason: AttemptReason) { record?.nextAttempt(reason) }
+
+    /// Ends the call (nothing when it never opened). - Returns: Its final metrics.
+    @discardableResult
+    func end(_ error: NetLayerError.Code?) -> CallMetrics? {
+        guard let record else { return nil }
+        record.endCall(error)
+        return record.metrics
+    }
+
+    /// `failure` with the call's final metrics; the call ends with it.
+    func ending(_ failure: NetLayerError) -> NetLayerError {
+        var failure = failure
+        if let metrics = end(failure.code) { failure.metrics = metrics }
+        return failure
+    }
 }
 
 /// Runs a prepared call through its pipeline and judges the final head: the one way a call is
@@ -101,18 +151,37 @@ enum CallRunner {
     ///   - collectLimit: A collected call's response limit (the body is then read while retrying).
     ///   - resumesDownload: The call asks for the rest of a partial file: its download progress
     ///     waits for the consumer to say what it counts (``ProgressReporter/holdDownload()``).
+    ///   - owner: Set for a call that may open again (an event stream, a download): its record is
+    ///     kept there, a failure here does not end the call, and the owner ends it.
     /// - Throws: ``NetLayerError``; an unacceptable status carries the body.
     static func open(
         _ spec: CallSpec, options: CallOptions, prepared: PreparedRequest, debug: Bool, streams: Bool,
-        validation: Validation? = nil, collectLimit: Int? = nil, resumesDownload: Bool = false
+        validation: Validation? = nil, collectLimit: Int? = nil, resumesDownload: Bool = false,
+        owner: CallOwner? = nil
     ) async throws(NetLayerError) -> OpenedCall {
         let resource = spec.resource
         let policy = options.retryPolicy ?? resource.options.retryPolicy
         if let problem = policy.problem ?? resource.limiter.problem { throw problem }
         let pipeline = Pipeline.of(resource, options: options, policy: policy)
-        let record = AttemptRecord(prepared.request)
-        let shared = SharedPreparedRequest(prepared, pathParts: spec.pathParts, resource: resource)
         let start = ContinuousClock.now
+        let record: AttemptRecord
+        if let existing = owner?.record {
+            existing.reopen(prepared.request)
+            record = existing
+        } else {
+            let observer = options.observer.map(\.observer) ?? resource.options.observer
+            let observed = observer.flatMap { observer in
+                ObservedCall.start(
+                    observer, method: prepared.request.method, url: prepared.request.url,
+                    pathTemplate: spec.path,
+                    redactor: Redactor(
+                        prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
+                    start: start)
+            }
+            record = AttemptRecord(prepared.request, start: start, observed: observed)
+            owner?.record = record
+        }
+        let shared = SharedPreparedRequest(prepared, pathParts: spec.pathParts, resource: resource)
         let log =
             (debug || resource.options.debug)
             ? RequestLog(shared, record: record, sink: resource.options.log, start: start) : nil
@@ -140,11 +209,14 @@ enum CallRunner {
                 redirects: record.redirects, log: log, prepared: sent)
             failure.attempts = record.attempts
             if let note = record.note, !failure.message.hasSuffix(note) { failure.message += note }
+            if owner == nil { record.endCall(failure.code) }
+            failure.metrics = record.metrics
             // Masked again with every credential the attempts sent (an error raised in a stage
             // knew that stage's only).
             throw failure.redacted(by: call.redactor(for: sent))
         }
-        let sent = record.snapshot
+        // From here the consumer holds the response (a rejected one is set aside below).
+        let sent = record.handOver()
         var printed = prepared
         if pipeline.hasForeignCode || sent.sentBlocks.count > 1 {
             printed.headers.merge(sent.sentHeaders)
@@ -154,7 +226,8 @@ enum CallRunner {
             head: response.head, body: response.body, request: sent.lastRequest,
             sharedPrepared: printed.sentHeaderBlocks.isEmpty
                 ? shared : SharedPreparedRequest(printed, pathParts: spec.pathParts, resource: resource),
-            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts)
+            redirects: sent.redirects, start: start, log: log, progress: progress, attempts: sent.attempts,
+            record: record, endsCall: owner == nil)
         let verdict = (validation ?? options.validation ?? resource.options.validation).verdict(opened.head)
         if verdict != .accepted {
             try await reject(opened, verdict: verdict, streams: streams, note: sent.note)
@@ -167,6 +240,7 @@ enum CallRunner {
     private static func reject(
         _ call: OpenedCall, verdict: Validation.Verdict, streams: Bool, note: String?
     ) async throws(NetLayerError) {
+        call.record.setAside()
         let body = await call.errorBody(limit: streams ? OpenedCall.errorBodyLimit : Int.max)
         call.log?.response(call.head, data: body)
         let redactor = call.sharedPrepared.redactor
@@ -182,7 +256,7 @@ enum CallRunner {
         failure.redirects = call.redirects
         failure.attempts = call.attempts
         if let note { failure.message += note }
-        throw failure.redacted(by: redactor)
+        throw call.ending(failure.redacted(by: redactor))
     }
 
     /// Reads an opened call's whole body, at most `limit` bytes.
@@ -202,12 +276,12 @@ enum CallRunner {
         } catch {
             throw call.failure(error)
         }
-        let duration = ContinuousClock.now - call.start
+        let duration = call.succeeded()
         call.progress?.finish(uploaded: call.request.body?.length, downloaded: Int64(data.count))
         call.log?.response(call.head, data: data)
         return Exchange(
             data: data, head: call.head, request: call.request, duration: duration, redirects: call.redirects,
-            sharedPrepared: call.sharedPrepared, attempts: call.attempts)
+            sharedPrepared: call.sharedPrepared, attempts: call.attempts, record: call.record)
     }
 }
 

@@ -45,11 +45,10 @@ final class ConcurrencySlots: Sendable {
     /// Takes a slot, waiting in line when none is free.
     /// - Throws: `CancellationError` when the task is cancelled before or while waiting; no slot is
     ///   taken then.
-    func acquire() async throws -> Slot { try await acquireReportingWait().slot }
+    func acquire() async throws -> Slot { try await acquireQueued().slot }
 
-    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to queue for it.
-    /// - Throws: As ``acquire()``.
-    func acquireReportingWait() async throws -> (slot: Slot, queued: Bool) {
+    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to wait in line.
+    func acquireQueued() async throws -> (slot: Slot, queued: Bool) {
         try Task.checkCancellation()
         let id: UInt64? = state.withLock { state in
             if state.inFlight < limit, state.head == state.waiters.count {

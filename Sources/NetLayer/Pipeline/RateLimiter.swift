@@ -60,17 +60,11 @@ package actor RateLimiter {
     ///   granted keeps the slot and returns normally.
     @discardableResult
     package func acquire() async throws -> ContinuousClock.Instant {
-        try await grant().instant
+        try await acquireQueued().granted
     }
 
-    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to queue for it.
-    /// - Throws: As ``acquire()``.
-    package func acquireReportingWait() async throws -> Bool {
-        try await grant().queued
-    }
-
-    /// The slot: when it was granted, and whether the caller queued for it.
-    private func grant() async throws -> (instant: ContinuousClock.Instant, queued: Bool) {
+    /// Takes a slot as ``acquire()`` does, and tells whether the caller had to wait in the queue.
+    package func acquireQueued() async throws -> (granted: ContinuousClock.Instant, queued: Bool) {
         try Task.checkCancellation()
         arrivals += 1
         let now = ContinuousClock.now

@@ -59,22 +59,26 @@ enum TransportStage {
         let limiter = call.resource.limiter
         var slot: ConcurrencySlots.Slot?
         if !limiter.admitsAtOnce {
-            let admission = try await limiter.admit(deadline: context.deadline)
+            let admission = try await limiter.admit(deadline: context.deadline, record: record)
             slot = admission.slot
             // Printed apart from the exchange, whose time then starts when the request is sent.
             if !admission.waits.isEmpty { call.log?.waited(admission.waits, limiter: limiter) }
         }
-        // The attempt passed admission: it counts (an attempt that never left does not), and its
-        // exchange starts now.
-        record.admitted(countingAnAttempt: !context.isFollowUpHop)
         var transport = context.transport
         if let total = context.transport.timeouts.total {
             let left = total - (ContinuousClock.now - call.start)
             if left <= .zero {
                 slot?.release()
+                // The attempt passed admission: it counts, though it never left.
+                if !context.isFollowUpHop { record.countAttempt() }
                 throw NetLayerError.timedOut("the total deadline of \(total.formattedSeconds) elapsed")
             }
             transport.timeouts.total = left
+        }
+        // The attempt passed admission: it counts (an attempt that never left does not), and its
+        // observer may add trace context to it.
+        let attempt = record.attemptStarting(&request, context: context) {
+            call.redactor(for: call.sentPrepared)
         }
         let response: TransportResponse
         do {
@@ -83,9 +87,13 @@ enum TransportStage {
             slot?.release()
             var sent = call.prepared
             sent.headers.merge(request.headerFields)
-            throw CallErrors.map(error, request: request, redactor: call.redactor(for: sent))
+            let failure = CallErrors.map(error, request: request, redactor: call.redactor(for: sent))
+            record.attemptEnded(attempt, .failed(failure.code), received: 0)
+            throw failure
         }
         limiter.observe(response.head)
+        // The attempt ends when its body does, however that happens.
+        record.received(attempt, response) { call.redactor(for: call.sentPrepared) }
         if let slot { response.body.whenFinished { slot.release() } }
         return response
     }

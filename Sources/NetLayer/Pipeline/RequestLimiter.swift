@@ -137,12 +137,16 @@ public final class RequestLimiter: Sendable {
     ///   limit), and the waits.
     /// - Throws: ``NetLayerError/Code/cancelled`` when the task is cancelled while waiting, or
     ///   ``NetLayerError/Code/timedOut``; nothing is held then.
-    func admit(deadline: ContinuousClock.Instant?) async throws(NetLayerError) -> Admission {
+    /// - Parameter record: The call's record, told every wait (its kind, when it began and how long
+    ///   it lasted), for the call's metrics and observer.
+    func admit(deadline: ContinuousClock.Instant?, record: AttemptRecord? = nil) async throws(NetLayerError)
+        -> Admission
+    {
         if admitsAtOnce { return Admission() }
-        guard let deadline else { return try await admit() }
+        guard let deadline else { return try await admit(record) }
         do {
             return try await withThrowingTaskGroup(of: Admission.self) { group in
-                group.addTask { try await self.admit() }
+                group.addTask { try await self.admit(record) }
                 group.addTask {
                     try await Task.sleep(until: deadline, clock: .continuous)
                     throw NetLayerError.timedOut("the total deadline elapsed while waiting for admission")
@@ -158,42 +162,51 @@ public final class RequestLimiter: Sendable {
         }
     }
 
-    private func admit() async throws(NetLayerError) -> Admission {
+    private func admit(_ record: AttemptRecord?) async throws(NetLayerError) -> Admission {
         var waits: [Wait] = []
-        /// Notes a wait that began at `start`, added to an earlier one for the same reason.
-        func waited(_ reason: Wait.Reason, since start: ContinuousClock.Instant) {
-            let duration = ContinuousClock.now - start
+        /// Notes a wait from `start` to `end`, added to an earlier one for the same reason, and
+        /// tells the record.
+        func waited(
+            _ reason: Wait.Reason, from start: ContinuousClock.Instant, until end: ContinuousClock.Instant
+        ) {
+            let duration = end - start
             if let index = waits.firstIndex(where: { $0.reason == reason }) {
                 waits[index].duration += duration
             } else {
                 waits.append(Wait(reason: reason, duration: duration))
             }
+            switch reason {
+            case .pause: record?.waited(.serverPause, from: start, until: end)
+            case .slot: record?.waited(.concurrencySlot, from: start, until: end)
+            case .rateLimit: record?.waited(.rateLimit, from: start, until: end)
+            }
         }
         var start = ContinuousClock.now
-        if try await waitOutPause(holding: nil) { waited(.pause, since: start) }
+        if try await waitOutPause(holding: nil) { waited(.pause, from: start, until: .now) }
         let slot: ConcurrencySlots.Slot?
         if let slots {
             start = .now
             let queued: Bool
-            do { (slot, queued) = try await slots.acquireReportingWait() } catch { throw .cancelled }
-            if queued { waited(.slot, since: start) }
+            do { (slot, queued) = try await slots.acquireQueued() } catch { throw .cancelled }
+            if queued { waited(.slot, from: start, until: .now) }
         } else {
             slot = nil
         }
         // A pause may have begun while this caller queued for the slot (the 429 that caused it
         // handed its slot on): wait it out holding the slot, so the queue keeps its order.
         start = .now
-        if try await waitOutPause(holding: slot) { waited(.pause, since: start) }
+        if try await waitOutPause(holding: slot) { waited(.pause, from: start, until: .now) }
         if !rateLimiter.isUnlimited {
             start = .now
+            let granted: ContinuousClock.Instant
             let queued: Bool
-            do { queued = try await rateLimiter.acquireReportingWait() } catch {
+            do { (granted, queued) = try await rateLimiter.acquireQueued() } catch {
                 slot?.release()
                 throw .cancelled
             }
-            if queued { waited(.rateLimit, since: start) }
+            if queued { waited(.rateLimit, from: start, until: granted) }
             start = .now
-            if try await waitOutPause(holding: slot) { waited(.pause, since: start) }
+            if try await waitOutPause(holding: slot) { waited(.pause, from: start, until: .now) }
         }
         if Task.isCancelled {
             slot?.release()

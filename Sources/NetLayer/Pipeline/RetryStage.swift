@@ -40,7 +40,10 @@ struct RetryStage: Stage {
             if case .success(let response) = outcome { response.body.cancel() }
             call.log?.retry(
                 attempt: context.attempt + 1, of: policy.maximumAttempts, after: outcome, delay: delay)
+            let slept = ContinuousClock.now
             do { try await Task.sleep(for: delay) } catch { throw NetLayerError.cancelled }
+            call.attempts.waited(.retryDelay, from: slept, until: .now)
+            call.attempts.nextAttempt(outcome.retryReason)
             context.attempt += 1
             // Progress describes the attempt whose body the call returns, not the rejected one.
             context.transport.progress?.restart()
@@ -120,6 +123,17 @@ struct RetryStage: Stage {
             return nil
         }
         return delay
+    }
+}
+
+extension Result<TransportResponse, NetLayerError> {
+    /// Why a retry after this outcome is sent: its status or its error.
+    var retryReason: AttemptReason {
+        switch self {
+        case .success(let response):
+            AttemptReason(kind: .retry, statusCode: response.head.statusCode, errorCode: nil)
+        case .failure(let failure): AttemptReason(kind: .retry, statusCode: nil, errorCode: failure.code)
+        }
     }
 }
 

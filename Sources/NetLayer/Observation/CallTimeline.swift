@@ -1,0 +1,471 @@
+import Foundation
+
+/// A call's timeline as its record keeps it: the ``CallMetrics`` so far, and how its attempts are
+/// numbered and why they were sent. Lives in ``AttemptRecord``'s state, under its lock: recording
+/// an event costs a lock and a clock read, and nothing is allocated for it.
+///
+/// Every event of a call goes through here — the one internal sink of observation. The record's
+/// methods below are called by the transport stage (attempts, responses, admission waits), by the
+/// bodies it receives (``BodyTap``: an attempt ends when its body does), by the retry stage and
+/// by whatever ends the call (the collecting verbs, the stream readers, an event stream, a
+/// download). When an observer watches the call, each method also queues the event for it
+/// (``ObservedCall``), under the record's lock, so events are queued in the order they happened.
+struct Timeline {
+    var metrics: CallMetrics
+    /// Attempts started so far (their numbers run from 1).
+    var started = 0
+    /// The retry policy's attempt of the latest first hop (a second first hop within the same
+    /// retry attempt is a replay).
+    var retryAttempt = 0
+    /// Why the next attempt is sent, when the stage or consumer that sends it knows better than
+    /// the transport stage (a retry, a reconnection, a restart).
+    var nextReason: AttemptReason?
+    /// The attempt whose response the consumer holds (0: none yet); cancelling its body is the
+    /// consumer stopping, cancelling another's is NetLayer setting it aside.
+    var handedOver = 0
+    /// An attempt the consumer set aside itself (a restart, a rejected event stream).
+    var setAside = 0
+    /// The call ended: the metrics are final and nothing more is delivered.
+    var ended = false
+
+    init(start: ContinuousClock.Instant) { metrics = CallMetrics(start: start) }
+
+    /// The metrics as of `now`: a running attempt's duration, and the call's, counted until then.
+    func metrics(at now: ContinuousClock.Instant) -> CallMetrics {
+        if ended { return metrics }
+        var current = metrics
+        current.duration = now - metrics.start
+        if var last = current.lastAttempt, last.end == nil {
+            last.duration = now - (metrics.start + last.start)
+            current.lastAttempt = last
+        }
+        return current
+    }
+}
+
+/// One event waiting for delivery.
+enum ObservationEvent: Sendable {
+    case admissionWaited(AdmissionWaited)
+    case attemptStarted(AttemptStarted)
+    case headReceived(HeadReceived)
+    case attemptFinished(AttemptFinished)
+    case callFinished(CallFinished)
+}
+
+/// The observer of one call, its events not delivered yet, and what they need. Made only when an
+/// observer is installed, so a call without one carries none of this.
+///
+/// Locks, always taken in this order: the record's (events are queued under it) ▸ `delivery`
+/// (held while events are handed to the observer) ▸ `queue`.
+final class ObservedCall: Sendable {
+    /// Receives this call's events (what ``CallObserver/callStarted(_:)`` returned).
+    let observer: any CallObserver
+    let id: CallID
+    /// The resource's redaction (observers cannot set credentials).
+    let redaction: Redaction
+    /// Held while events are delivered, so a call's events never overlap.
+    private let delivery = LockedValue(())
+    private let queue = LockedValue(Queue())
+
+    private struct Queue {
+        /// Events not delivered yet, oldest first.
+        var pending: [ObservationEvent] = []
+        /// The thread delivering this call's events now, if any.
+        var deliveringThread: ThreadIdentity?
+        /// The fields the observer added to an attempt.
+        var injected: (attempt: Int, fields: HeaderFields)?
+    }
+
+    private init(observer: any CallObserver, id: CallID, redaction: Redaction) {
+        self.observer = observer
+        self.id = id
+        self.redaction = redaction
+    }
+
+    /// Tells `observer` the call starts.
+    /// - Returns: The observation of the call; `nil` when the observer ignores it.
+    static func start(
+        _ observer: any CallObserver, method: HTTPMethod, url: URL, pathTemplate: String,
+        redactor: Redactor, start: ContinuousClock.Instant
+    ) -> ObservedCall? {
+        let id = CallID.next()
+        let event = CallStarted(
+            callID: id, method: method, url: redactor.url(url), pathTemplate: pathTemplate,
+            host: url.host ?? "", port: url.effectivePort, start: start)
+        guard let receiver = observer.callStarted(event) else { return nil }
+        return ObservedCall(observer: receiver, id: id, redaction: redactor.redaction)
+    }
+
+    /// Queues `event` (called under the record's lock, so events queue in the order they happened).
+    func enqueue(_ event: ObservationEvent) { queue.withLock { $0.pending.append(event) } }
+
+    /// The fields the observer added to attempt `number`, taken once.
+    func takeInjected(for number: Int) -> HeaderFields? {
+        queue.withLock { queue in
+            guard let injected = queue.injected, injected.attempt == number else { return nil }
+            queue.injected = nil
+            return injected.fields
+        }
+    }
+
+    /// Delivers the pending events, one at a time and in order. Another thread delivering them is
+    /// waited for (and then nothing may be left); an event raised by an observer's own callback is
+    /// delivered by the loop that runs it, after the callback returns.
+    func deliver() {
+        let current = ThreadIdentity.current
+        if queue.withLock({ $0.deliveringThread == current }) { return }
+        delivery.withLock { _ in
+            while true {
+                let event: ObservationEvent? = queue.withLock { queue in
+                    if queue.pending.isEmpty {
+                        queue.deliveringThread = nil
+                        return nil
+                    }
+                    queue.deliveringThread = current
+                    return queue.pending.removeFirst()
+                }
+                guard let event else { return }
+                if let fields = dispatch(event), case .attemptStarted(let started) = event {
+                    queue.withLock { $0.injected = (started.number, fields) }
+                }
+            }
+        }
+    }
+
+    /// Hands one event to the observer; returns the fields an attempt's observer added.
+    private func dispatch(_ event: ObservationEvent) -> HeaderFields? {
+        switch event {
+        case .admissionWaited(let event): observer.admissionWaited(event)
+        case .attemptStarted(let event):
+            var headers = AttemptHeaders(redaction: redaction)
+            observer.attemptStarted(event, headers: &headers)
+            return headers.fields
+        case .headReceived(let event): observer.headReceived(event)
+        case .attemptFinished(let event): observer.attemptFinished(event)
+        case .callFinished(let event): observer.callFinished(event)
+        }
+        return nil
+    }
+}
+
+extension AttemptRecord {
+    /// The call waited for admission of its next attempt from `from` to `until`.
+    func waited(_ kind: AdmissionWait.Kind, from: ContinuousClock.Instant, until: ContinuousClock.Instant) {
+        let observed = self.observed
+        let queued = state.withLock { state in
+            guard !state.timeline.ended else { return false }
+            let wait = AdmissionWait(
+                kind: kind, attempt: state.timeline.started + 1, start: from - state.timeline.metrics.start,
+                duration: until - from)
+            state.timeline.metrics.admissionWaits.append(wait)
+            guard let observed else { return false }
+            observed.enqueue(.admissionWaited(AdmissionWaited(callID: observed.id, wait: wait)))
+            return true
+        }
+        if queued { observed?.deliver() }
+    }
+
+    /// The next attempt is sent for `reason` (a retry, a reconnection, a restart).
+    func nextAttempt(_ reason: AttemptReason) { state.withLock { $0.timeline.nextReason = reason } }
+
+    /// An attempt passed admission and is about to go to the transport: numbers it, records why it
+    /// is sent, and lets the observer add fields to `request` (trace context).
+    /// - Returns: The attempt's number.
+    func attemptStarting(
+        _ request: inout TransportRequest, context: InterceptorContext, redactor: () -> Redactor
+    ) -> Int {
+        let now = ContinuousClock.now
+        let bodyLength = request.body?.length ?? 0
+        let observed = self.observed
+        let started = state.withLock { state in
+            if !context.isFollowUpHop { state.attempts += 1 }
+            // The exchange's time, as debug output prints it, starts now.
+            state.sentAt = now
+            return state.timeline.startAttempt(
+                context: context, redirect: state.redirects.last?.statusCode, bodyLength: bodyLength, at: now,
+                observed: observed)
+        }
+        guard let started, let observed else { return started?.number ?? 0 }
+        let redactor = redactor()
+        let url = request.url
+        let event = AttemptStarted(
+            callID: observed.id, number: started.number, reason: started.reason, method: request.method,
+            url: redactor.url(url), host: url.host ?? "", port: url.effectivePort,
+            headers: redactor.printed(request.headerFields), bodyLength: bodyLength, start: started.start)
+        guard enqueue(.attemptStarted(event), to: observed) else { return started.number }
+        observed.deliver()
+        if let injected = observed.takeInjected(for: started.number), !injected.isEmpty {
+            request.headerFields.merge(injected)
+            let sent = request
+            state.withLock { $0.lastRequest = sent }
+        }
+        return started.number
+    }
+
+    /// Attempt `number`'s response arrived: records its head, and taps its body so the attempt
+    /// ends when the body does (a body already in memory ends it now, under the same lock).
+    func received(_ number: Int, _ response: TransportResponse, redactor: () -> Redactor) {
+        let now = ContinuousClock.now
+        let head = response.head
+        let whole = response.body.bufferedCount
+        let observed = self.observed
+        let ttfb = state.withLock { state in
+            let ttfb = state.timeline.head(of: number, status: head.statusCode, at: now)
+            if ttfb != nil, observed == nil, let whole {
+                _ = state.timeline.endAttempt(
+                    number, .completed, received: Int64(whole), at: now, observed: nil)
+            }
+            return ttfb
+        }
+        if let ttfb, let observed {
+            let event = HeadReceived(
+                callID: observed.id, attempt: number, statusCode: head.statusCode,
+                headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion,
+                timeToFirstByte: ttfb)
+            if enqueue(.headReceived(event), to: observed) { observed.deliver() }
+        }
+        if observed != nil || whole == nil { response.body.observe(BodyTap(record: self, attempt: number)) }
+    }
+
+    /// Attempt `number` ended as its body did (or as the transport failed: `.failed`).
+    func attemptEnded(_ number: Int, _ ending: BodyEnding, received: Int64) {
+        let now = ContinuousClock.now
+        let observed = self.observed
+        let queued = state.withLock {
+            $0.timeline.endAttempt(number, ending, received: received, at: now, observed: observed)
+        }
+        if queued { observed?.deliver() }
+    }
+
+    /// What an opened call takes from its record.
+    struct HandedOver {
+        var lastRequest: TransportRequest
+        var redirects: [Redirect]
+        var attempts: Int
+        var note: String?
+        var sentHeaders: HeaderFields
+        var sentBlocks: [HeaderFields]
+    }
+
+    /// The response of the latest attempt goes to the consumer: cancelling its body from now on is
+    /// the consumer stopping. - Returns: What the attempts left behind (one lock for both; the
+    /// timeline is not copied).
+    func handOver() -> HandedOver {
+        state.withLock { state in
+            state.timeline.handedOver = state.timeline.metrics.lastAttempt?.number ?? 0
+            return HandedOver(
+                lastRequest: state.lastRequest, redirects: state.redirects, attempts: state.attempts,
+                note: state.note, sentHeaders: state.sentHeaders, sentBlocks: state.sentBlocks)
+        }
+    }
+
+    /// The consumer sets the response it holds aside (to restart, or to reject it).
+    func setAside() {
+        state.withLock { $0.timeline.setAside = $0.timeline.handedOver }
+    }
+
+    /// The call's metrics so far (final once it ended).
+    var metrics: CallMetrics { state.withLock { $0.timeline.metrics(at: .now) } }
+
+    /// Ends the call, once: the metrics become final and the observer hears ``CallFinished``
+    /// (after the end of an attempt still running, which failed with the call's error, or
+    /// stopped).
+    /// - Parameter error: Why the call failed; `nil` when it succeeded.
+    /// - Returns: The call's duration (the same on every later call).
+    @discardableResult
+    func endCall(_ error: NetLayerError.Code?) -> Duration {
+        let now = ContinuousClock.now
+        let observed = self.observed
+        let (duration, queued) = state.withLock { $0.timeline.endCall(error, at: now, observed: observed) }
+        if queued { observed?.deliver() }
+        return duration
+    }
+
+    /// Queues `event` unless the call ended.
+    private func enqueue(_ event: ObservationEvent, to observed: ObservedCall) -> Bool {
+        state.withLock { state in
+            guard !state.timeline.ended else { return false }
+            observed.enqueue(event)
+            return true
+        }
+    }
+}
+
+extension Timeline {
+    /// Numbers and records a new attempt (see ``AttemptRecord/attemptStarting(_:context:redactor:)``).
+    /// - Returns: `nil` once the call ended.
+    mutating func startAttempt(
+        context: InterceptorContext, redirect: Int?, bodyLength: Int64, at now: ContinuousClock.Instant,
+        observed: ObservedCall?
+    ) -> (number: Int, reason: AttemptReason, start: Duration)? {
+        guard !ended else { return nil }
+        started += 1
+        let number = started
+        let previous = metrics.lastAttempt
+        let reason: AttemptReason
+        if let next = nextReason {
+            reason = next
+            nextReason = nil
+        } else if context.isFollowUpHop {
+            reason = AttemptReason(kind: .redirect, statusCode: redirect, errorCode: nil)
+        } else if number == 1 {
+            reason = .first
+        } else if context.attempt > retryAttempt {
+            reason = AttemptReason(
+                kind: .retry, statusCode: previous?.statusCode, errorCode: previous?.errorCode)
+        } else {
+            reason = AttemptReason(kind: .replay, statusCode: previous?.statusCode, errorCode: nil)
+        }
+        if !context.isFollowUpHop { retryAttempt = context.attempt }
+        if var previous {
+            // Not ended yet (nothing should leave one so): set aside now.
+            if previous.end == nil {
+                finish(&previous, .setAside, errorCode: nil, received: previous.bytesReceived, at: now)
+                if let observed { observed.enqueue(.attemptFinished(previous.finished(observed.id))) }
+            }
+            metrics.earlierAttempts.append(previous)
+        }
+        let start = now - metrics.start
+        metrics.lastAttempt = AttemptMetrics(
+            number: number, reason: reason, start: start, duration: .zero, bytesSent: bodyLength,
+            bytesReceived: 0)
+        return (number, reason, start)
+    }
+
+    /// Records attempt `number`'s head. - Returns: Its time to first byte; `nil` when the attempt
+    /// is not the running one.
+    mutating func head(of number: Int, status: Int, at now: ContinuousClock.Instant) -> Duration? {
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return nil
+        }
+        let ttfb = now - (metrics.start + last.start)
+        last.timeToFirstByte = ttfb
+        last.statusCode = status
+        metrics.lastAttempt = last
+        return ttfb
+    }
+
+    /// Ends attempt `number` as its body ended. - Returns: Whether an event was queued.
+    mutating func endAttempt(
+        _ number: Int, _ ending: BodyEnding, received: Int64, at now: ContinuousClock.Instant,
+        observed: ObservedCall?
+    ) -> Bool {
+        guard !ended, var last = metrics.lastAttempt, last.number == number, last.end == nil else {
+            return false
+        }
+        let end: AttemptEnd
+        var code: NetLayerError.Code?
+        switch ending {
+        case .completed: end = .completed
+        case .failed(let failure):
+            end = .failed
+            code = failure
+        case .cancelled:
+            end = handedOver == number && setAside != number ? .stopped : .setAside
+        }
+        finish(&last, end, errorCode: code, received: received, at: now)
+        metrics.lastAttempt = last
+        guard let observed else { return false }
+        observed.enqueue(.attemptFinished(last.finished(observed.id)))
+        return true
+    }
+
+    /// Ends the call (see ``AttemptRecord/endCall(_:)``). - Returns: The call's duration, and
+    /// whether events were queued.
+    mutating func endCall(
+        _ error: NetLayerError.Code?, at now: ContinuousClock.Instant, observed: ObservedCall?
+    )
+        -> (Duration, Bool)
+    {
+        if ended { return (metrics.duration, false) }
+        if var last = metrics.lastAttempt, last.end == nil {
+            finish(
+                &last, error == nil ? .stopped : .failed, errorCode: error, received: last.bytesReceived,
+                at: now)
+            metrics.lastAttempt = last
+            if let observed { observed.enqueue(.attemptFinished(last.finished(observed.id))) }
+        }
+        metrics.duration = now - metrics.start
+        ended = true
+        guard let observed else { return (metrics.duration, false) }
+        observed.enqueue(
+            .callFinished(
+                CallFinished(
+                    callID: observed.id, statusCode: metrics.lastAttempt?.statusCode, errorCode: error,
+                    attempts: started, duration: metrics.duration, metrics: metrics)))
+        return (metrics.duration, true)
+    }
+
+    /// Ends `attempt` at `now`.
+    func finish(
+        _ attempt: inout AttemptMetrics, _ end: AttemptEnd, errorCode: NetLayerError.Code?, received: Int64,
+        at now: ContinuousClock.Instant
+    ) {
+        attempt.end = end
+        attempt.errorCode = errorCode
+        attempt.bytesReceived = received
+        attempt.duration = now - (metrics.start + attempt.start)
+    }
+}
+
+extension AttemptMetrics {
+    /// The event telling this (ended) attempt's end.
+    func finished(_ id: CallID) -> AttemptFinished {
+        AttemptFinished(
+            callID: id, attempt: number, end: end ?? .stopped, errorCode: errorCode, statusCode: statusCode,
+            bytesSent: bytesSent, bytesReceived: bytesReceived, duration: duration)
+    }
+}
+
+extension Redactor {
+    /// Header fields as an observer sees them: secret values replaced, known secrets masked, and a
+    /// `Location` or `Content-Location` redacted as a URL (no user info, secret query values
+    /// replaced) even when the server made its secrets up.
+    func printed(_ fields: HeaderFields) -> HeaderFields {
+        HeaderFields(
+            received: fields.fields.map { field in
+                var value = field.value
+                if field.name.caseInsensitiveEquals("Location")
+                    || field.name.caseInsensitiveEquals("Content-Location")
+                {
+                    if value.contains("@"), let url = URL(string: value),
+                        url.user != nil || url.password != nil
+                    {
+                        value = redaction.url(url)
+                    } else if let mark = value.firstIndex(of: "?") {
+                        value =
+                            value[..<mark] + "?"
+                            + redaction.formText(String(value[value.index(after: mark)...]))
+                    }
+                }
+                return (mask(field.name), headerValue(value, for: field.name))
+            })
+    }
+}
+
+extension URL {
+    /// The port, or the scheme's default (443 for https and wss, else 80).
+    var effectivePort: Int {
+        if let port { return port }
+        switch scheme?.lowercased() {
+        case "https", "wss": return 443
+        default: return 80
+        }
+    }
+}
+
+extension NetLayerError.Code {
+    /// The kind of any error a transfer or a stage throws.
+    static func of(_ error: any Error) -> NetLayerError.Code {
+        if let known = error as? NetLayerError { return known.code }
+        if error is CancellationError { return .cancelled }
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cancelled: return .cancelled
+            case .timedOut: return .timedOut
+            default: return .transport
+            }
+        }
+        return .transport
+    }
+}
