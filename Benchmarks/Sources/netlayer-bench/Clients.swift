@@ -84,6 +84,8 @@ final class NetLayerClient: Sendable {
     ///   - transport: Default: the resource's own (`URLSessionTransport()`).
     ///   - options: Default: NetLayer's defaults (a collected body is limited to 64 MiB).
     init(port: Int, transport: (any Transport)? = nil, options: ResourceOptions = ResourceOptions()) {
+        var options = options
+        options.observer = BenchObserver.fromEnvironment
         api = BenchAPI(port: port, transport: transport, options: options)
         target = api.bookList
     }
@@ -194,7 +196,9 @@ final class CannedClient: Sendable {
 
     final class CannedAPI: Resource, @unchecked Sendable {
         init(transport: CannedTransport) {
-            super.init(protocol: .http, domain: "127.0.0.1:9", transport: transport)
+            super.init(
+                protocol: .http, domain: "127.0.0.1:9", transport: transport,
+                options: ResourceOptions(observer: BenchObserver.fromEnvironment))
         }
     }
 
@@ -216,4 +220,32 @@ final class CannedClient: Sendable {
 
     func books() async throws -> [Book] { try await target.list() }
     func decodeOnly() async throws -> [Book] { try decoder.decode([Book].self, from: body) }
+}
+
+/// Diagnostic (`BENCH_OBSERVER`): a ``CallObserver`` on NetLayer's clients, to price observation.
+/// `noop` implements nothing (every event is built and delivered to the protocol's defaults);
+/// `counting` counts every event under a lock, as a metrics bridge would. Unset: no observer,
+/// NetLayer's default.
+struct BenchObserver: CallObserver {
+    let counts: LockedCounts?
+
+    final class LockedCounts: @unchecked Sendable {  // guarded by lock
+        private let lock = NSLock()
+        private var events = 0
+        func add() { lock.withLock { events += 1 } }
+    }
+
+    static let fromEnvironment: (any CallObserver)? = {
+        switch ProcessInfo.processInfo.environment["BENCH_OBSERVER"] {
+        case "noop": BenchObserver(counts: nil)
+        case "counting": BenchObserver(counts: LockedCounts())
+        default: nil
+        }
+    }()
+
+    func admissionWaited(_ event: AdmissionWaited) { counts?.add() }
+    func attemptStarted(_ event: AttemptStarted, headers: inout AttemptHeaders) { counts?.add() }
+    func headReceived(_ event: HeadReceived) { counts?.add() }
+    func attemptFinished(_ event: AttemptFinished) { counts?.add() }
+    func callFinished(_ event: CallFinished) { counts?.add() }
 }

@@ -74,26 +74,78 @@ final class ObservedCall: Sendable {
         var deliveringThread: ThreadIdentity?
         /// The fields the observer added to an attempt.
         var injected: (attempt: Int, fields: HeaderFields)?
+        /// The redactor of the latest attempt (its response head is redacted the same way).
+        var redactor: (attempt: Int, redactor: Redactor)?
     }
 
-    private init(observer: any CallObserver, id: CallID, redaction: Redaction) {
+    /// The call's redactor as it started, the header fields it was built from, and its URL as
+    /// printed: an attempt that sends those same fields (no interceptor or authenticator added
+    /// any) reuses them instead of building them again.
+    private let start: Start
+
+    private struct Start {
+        let redactor: Redactor
+        let headers: HeaderFields
+        let url: URL
+        let printedURL: String
+        let host: String
+        let port: Int
+    }
+
+    private init(observer: any CallObserver, id: CallID, start: Start) {
         self.observer = observer
         self.id = id
-        self.redaction = redaction
+        self.redaction = start.redactor.redaction
+        self.start = start
     }
 
     /// Tells `observer` the call starts.
     /// - Returns: The observation of the call; `nil` when the observer ignores it.
     static func start(
-        _ observer: any CallObserver, method: HTTPMethod, url: URL, pathTemplate: String,
-        redactor: Redactor, start: ContinuousClock.Instant
+        _ observer: any CallObserver, request: TransportRequest, pathTemplate: String, redactor: Redactor,
+        start: ContinuousClock.Instant
     ) -> ObservedCall? {
         let id = CallID.next()
+        let url = request.url
+        let printedURL = redactor.url(url)
+        let host = url.host ?? ""
+        let port = url.effectivePort
         let event = CallStarted(
-            callID: id, method: method, url: redactor.url(url), pathTemplate: pathTemplate,
-            host: url.host ?? "", port: url.effectivePort, start: start)
+            callID: id, method: request.method, url: printedURL, pathTemplate: pathTemplate, host: host,
+            port: port, start: start)
         guard let receiver = observer.callStarted(event) else { return nil }
-        return ObservedCall(observer: receiver, id: id, redaction: redactor.redaction)
+        return ObservedCall(
+            observer: receiver, id: id,
+            start: Start(
+                redactor: redactor, headers: request.headerFields, url: url, printedURL: printedURL,
+                host: host,
+                port: port))
+    }
+
+    /// `url`'s host and port (the call's own, worked out once, when it is the call's URL).
+    func hostAndPort(of url: URL) -> (String, Int) {
+        url == start.url ? (start.host, start.port) : (url.host ?? "", url.effectivePort)
+    }
+
+    /// Whether an attempt whose record holds `blocks` can use the call's first redactor: every
+    /// header block sent is the one the call started with.
+    func startRedactorFits(_ blocks: [HeaderFields]) -> Bool { blocks.allSatisfy { $0 == start.headers } }
+
+    /// The redactor for an attempt (see ``startRedactorFits(_:)``), and `url` as it prints.
+    func redaction(for url: URL, fits: Bool, otherwise build: () -> Redactor) -> (Redactor, String) {
+        guard fits else {
+            let redactor = build()
+            return (redactor, redactor.url(url))
+        }
+        return (start.redactor, url == start.url ? start.printedURL : start.redactor.url(url))
+    }
+
+    /// Keeps attempt `number`'s redactor for its response head.
+    func keep(_ redactor: Redactor, for number: Int) { queue.withLock { $0.redactor = (number, redactor) } }
+
+    /// Attempt `number`'s redactor, if it was kept.
+    func redactor(for number: Int) -> Redactor? {
+        queue.withLock { queue in queue.redactor.flatMap { $0.attempt == number ? $0.redactor : nil } }
     }
 
     /// Queues `event` (called under the record's lock, so events queue in the order they happened).
@@ -177,20 +229,23 @@ extension AttemptRecord {
         let now = ContinuousClock.now
         let bodyLength = request.body?.length ?? 0
         let observed = self.observed
-        let started = state.withLock { state in
+        let (started, fits) = state.withLock { state in
             if !context.isFollowUpHop { state.attempts += 1 }
             // The exchange's time, as debug output prints it, starts now.
             state.sentAt = now
-            return state.timeline.startAttempt(
+            let started = state.timeline.startAttempt(
                 context: context, redirect: state.redirects.last?.statusCode, bodyLength: bodyLength, at: now,
                 observed: observed)
+            return (started, observed?.startRedactorFits(state.sentBlocks) ?? false)
         }
         guard let started, let observed else { return started?.number ?? 0 }
-        let redactor = redactor()
         let url = request.url
+        let (redactor, printedURL) = observed.redaction(for: url, fits: fits, otherwise: redactor)
+        observed.keep(redactor, for: started.number)
+        let (host, port) = observed.hostAndPort(of: url)
         let event = AttemptStarted(
             callID: observed.id, number: started.number, reason: started.reason, method: request.method,
-            url: redactor.url(url), host: url.host ?? "", port: url.effectivePort,
+            url: printedURL, host: host, port: port,
             headers: redactor.printed(request.headerFields), bodyLength: bodyLength, start: started.start)
         guard enqueue(.attemptStarted(event), to: observed) else { return started.number }
         observed.deliver()
@@ -220,7 +275,8 @@ extension AttemptRecord {
         if let ttfb, let observed {
             let event = HeadReceived(
                 callID: observed.id, attempt: number, statusCode: head.statusCode,
-                headers: redactor().printed(head.headerFields), httpVersion: head.httpVersion,
+                headers: (observed.redactor(for: number) ?? redactor()).printed(head.headerFields),
+                httpVersion: head.httpVersion,
                 timeToFirstByte: ttfb)
             if enqueue(.headReceived(event), to: observed) { observed.deliver() }
         }

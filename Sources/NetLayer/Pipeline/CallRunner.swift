@@ -171,11 +171,14 @@ enum CallRunner {
         } else {
             let observer = options.observer.map(\.observer) ?? resource.options.observer
             let observed = observer.flatMap { observer in
-                ObservedCall.start(
-                    observer, method: prepared.request.method, url: prepared.request.url,
-                    pathTemplate: spec.path,
+                // Redacted as its first attempt will be when nothing adds headers on the way.
+                var sent = prepared
+                sent.headers.merge(prepared.request.headerFields)
+                sent.sentHeaderBlocks = [prepared.request.headerFields]
+                return ObservedCall.start(
+                    observer, request: prepared.request, pathTemplate: spec.path,
                     redactor: Redactor(
-                        prepared, pathParts: spec.pathParts, redaction: resource.options.redaction),
+                        sent, pathParts: spec.pathParts, redaction: resource.options.redaction),
                     start: start)
             }
             record = AttemptRecord(prepared.request, start: start, observed: observed)

@@ -136,6 +136,137 @@ extension WireTests {
             #expect(response.metrics.admissionTime == wait.duration)
         }
 
+        @Test func aConcurrencySlotAndARateLimitAreAdmissionWaits() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in .text("ok") }
+            let recorder = EventRecorder(server: server)
+            // One slot, held by another call until the gate opens.
+            let slotted = ResilientAPI(
+                server: server, maxConcurrentRequests: 1, options: ResourceOptions(observer: recorder))
+            let gate = TestGate()
+            defer { gate.open() }
+            let held = await HeldSlot.hold(slotted, on: server, path: path, until: gate)
+            let waiting = Task { try await slotted.target(path).makeExecutor().response() }
+            #expect(await eventually { slotted.slotWaiters == 1 })
+            try await Task.sleep(for: .milliseconds(100))
+            gate.open()
+            _ = try await held.value
+            let response = try await waiting.value
+            let slot = try #require(response.metrics.admissionWaits.first)
+            #expect(response.metrics.admissionWaits.count == 1)
+            #expect(
+                slot.kind == .concurrencySlot && slot.attempt == 1 && slot.duration >= .milliseconds(80),
+                "\(slot)")
+            #expect(recorder.waits.map(\.kind).contains(.concurrencySlot))
+            // Two calls through a limit of one per 300 ms: the second waits for the window.
+            let limited = ResilientAPI(
+                server: server, rateLimits: [RateLimit(requests: 1, per: .milliseconds(300))],
+                options: ResourceOptions(observer: recorder))
+            _ = try await limited.target(path).makeExecutor().response()
+            recorder.reset()
+            let second = try await limited.target(path).makeExecutor().response()
+            let rate = try #require(second.metrics.admissionWaits.first)
+            #expect(rate.kind == .rateLimit && rate.duration >= .milliseconds(200), "\(rate)")
+            #expect(
+                recorder.lines == [
+                    "call GET \(path)", "wait rateLimit before 1", "attempt 1 first GET \(path)",
+                    "head 1 200",
+                    "end 1 completed 200 -", "call end 200 - attempts 1",
+                ])
+        }
+
+        @Test func aLineTooLongEndsTheCallWithTheError() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in .text("short\n" + String(repeating: "x", count: 100) + "\nrest\n") }
+            let recorder = EventRecorder(server: server)
+            let lines = try await Self.api(server, recorder).target(path).makeExecutor().lines(
+                maximumLength: 10)
+            var read: [String] = []
+            let error = await failure { for try await line in lines { read.append(line) } }
+            #expect(read == ["short"] && error?.code == .responseTooLarge)
+            #expect(
+                Array(recorder.lines.suffix(2)) == [
+                    "end 1 failed 200 responseTooLarge", "call end 200 responseTooLarge attempts 1",
+                ])
+            #expect(error?.metrics == recorder.finished.first?.metrics)
+        }
+
+        /// Many calls at once, some cancelled, some timing out, some streamed and left early, some
+        /// retried or redirected: for every call, its events start with `callStarted`, end with
+        /// `callFinished`, and every attempt that started finished once, before the call did.
+        /// (Calls cancelled or timed out are not redirected: Linux URLSession traps when a task is
+        /// cancelled while its 3xx waits for the delegate's redirect decision.)
+        @Test func everyCallsEventsPairUpUnderLoad() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let hits = HitCounter()
+            let streamed = TestResponse(status: 200, body: Data(repeating: 0x2A, count: 20000))
+                .dripped(TestDrip(pieceSize: 2000, interval: .milliseconds(2)))
+            server.route(path) { _ in
+                switch hits.next() % 3 {
+                case 0: TestResponse(status: 503, headers: [("Retry-After", "0")])
+                case 1: TestResponse(status: 302, headers: [("Location", path + "/ok")])
+                default: .text(String(repeating: "y", count: 5000))
+                }
+            }
+            server.route(path + "/ok") { _ in streamed }
+            server.route(path + "/plain") { _ in hits.next() % 2 == 0 ? TestResponse(status: 503) : streamed }
+            let recorder = EventRecorder(server: server)
+            let api = Self.api(
+                server, recorder, options: ResourceOptions(retryPolicy: .fixed(delay: .milliseconds(5))))
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let interrupted = index % 3 == 0 || index % 5 == 0
+                        let executor = api.target(interrupted ? path + "/plain" : path).makeExecutor(
+                            timeout: index % 5 == 0 ? .milliseconds(5) : nil)
+                        let call = Task {
+                            if index % 2 == 0 {
+                                _ = try await executor.execute()
+                            } else {
+                                for try await _ in try await executor.stream() { break }
+                            }
+                        }
+                        if index % 3 == 0 {
+                            try? await Task.sleep(for: .milliseconds(Int.random(in: 0...10)))
+                            call.cancel()
+                        }
+                        _ = await call.result
+                    }
+                }
+            }
+            #expect(await eventually { recorder.finished.count == 40 })
+            var byCall: [CallID: [EventRecorder.Event]] = [:]
+            for event in recorder.all { byCall[event.callID, default: []].append(event) }
+            #expect(byCall.count == 40)
+            for (id, events) in byCall {
+                let lines = events.map(recorder.line)
+                guard case .callStarted = events.first, case .callFinished(let finished) = events.last else {
+                    Issue.record("call \(id): \(lines)")
+                    continue
+                }
+                var open: Set<Int> = []
+                var ended: Set<Int> = []
+                for event in events {
+                    switch event {
+                    case .attemptStarted(let started):
+                        #expect(open.insert(started.number).inserted, "call \(id): \(lines)")
+                    case .headReceived(let head): #expect(open.contains(head.attempt), "call \(id): \(lines)")
+                    case .attemptFinished(let end):
+                        #expect(
+                            open.remove(end.attempt) != nil && ended.insert(end.attempt).inserted,
+                            "call \(id): \(lines)")
+                    default: break
+                    }
+                }
+                #expect(open.isEmpty && ended.count == finished.attempts, "call \(id): \(lines)")
+                #expect(finished.metrics.attempts.allSatisfy { $0.end != nil }, "call \(id): \(lines)")
+                #expect(events.filter { if case .callFinished = $0 { true } else { false } }.count == 1)
+            }
+        }
+
         @Test func aRedirectChainIsOneAttemptPerHop() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

@@ -21,6 +21,17 @@ final class EventRecorder: CallObserver {
         case headReceived(HeadReceived)
         case attemptFinished(AttemptFinished)
         case callFinished(CallFinished)
+
+        var callID: CallID {
+            switch self {
+            case .callStarted(let event): event.callID
+            case .admissionWaited(let event): event.callID
+            case .attemptStarted(let event): event.callID
+            case .headReceived(let event): event.callID
+            case .attemptFinished(let event): event.callID
+            case .callFinished(let event): event.callID
+            }
+        }
     }
 
     private let base: String
