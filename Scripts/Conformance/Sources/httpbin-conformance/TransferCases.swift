@@ -406,7 +406,14 @@ func downloadCases(_ env: Env) -> [Case] {
                 download.head.headerFields["Content-Range"] == "bytes \(offset)-\(size - 1)/\(size)",
                 expected: "bytes \(offset)-\(size - 1)/\(size)",
                 got: download.head.headerFields["Content-Range"] ?? "absent")
-            c.progress(recorder.events, .download, total: Int64(size - offset), announced: true)
+            // Progress of the whole file: the bytes already on disk count as done from the first
+            // event, and the total is the full length.
+            c.progress(recorder.events, .download, total: Int64(size), announced: true)
+            let first = recorder.events.first { $0.direction == .download }
+            c.that(
+                "first download event", (first?.completedBytes ?? 0) >= Int64(offset),
+                expected: "at least the \(offset) bytes on disk",
+                got: first.map { "\($0.completedBytes)" } ?? "none")
             c.equal("files left", ["range.bin"], .array(listing(directory).map { .string($0) }))
         },
         Case(
