@@ -45,7 +45,7 @@ extension LoopbackResponse {
     ///   - contentType: Default `application/octet-stream`.
     ///   - validators: Default ``RangeValidators/derived``.
     ///   - cutAfter: Send only this many bytes of this response's body, then close the connection
-    ///     (the client sees the connection lost mid-body); negative counts as 0. Default `nil`: send
+    ///     (the head says `Connection: close`; the client sees the connection lost mid-body); negative counts as 0. Default `nil`: send
     ///     everything.
     public static func ranged(
         _ data: Data, for request: RecordedRequest, contentType: String = "application/octet-stream",
@@ -78,7 +78,7 @@ extension LoopbackResponse {
     ///   - contentType: Default `application/octet-stream`.
     ///   - validators: Default ``RangeValidators/derived``: from the file's size and modification
     ///     time.
-    ///   - cutAfter: Send only this many bytes of this response's body, then close the connection;
+    ///   - cutAfter: Send only this many bytes of this response's body, then close the connection (the head says `Connection: close`);
     ///     negative counts as 0. Default `nil`: send everything.
     /// - Returns: The response, or 500 with a `text/plain` reason when `file` is not a readable
     ///   regular file.
@@ -141,6 +141,10 @@ extension LoopbackResponse {
             read((start + piece.lowerBound)..<(start + piece.upperBound))
         }
         body.interruptAfter = cutAfter.map { max(0, $0) }
+        // A response that will be cut says so (`Connection: close`), so the client cannot take the
+        // connection for its next request while the server is closing it (seen as a reset of the
+        // resumed request under load).
+        if cutAfter != nil { response.closeConnection = true }
         response.streamedBody = body
         return response
     }
