@@ -14,7 +14,7 @@ import Foundation
 /// }
 /// ```
 /// Every property, its type and default are listed in `Docs/Guide.md` ("Resource options"). The
-/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:)``
+/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:)``
 /// works too, but takes its arguments in that fixed order.
 public struct ResourceOptions: Sendable {
     /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
