@@ -68,6 +68,12 @@ public struct Timeouts: Sendable, Hashable {
     /// and no request is meant to stay open longer.
     public static let maximum: Duration = .seconds(7 * 86_400)
 
+    /// The limits as a transport enforces them: longer than ``maximum`` clamped to it.
+    /// - Throws: ``NetLayerError/Code/invalidValue`` for a limit of zero or less.
+    public func validated() throws(NetLayerError) -> Timeouts {
+        try Self.checked(idle: idle, total: total)
+    }
+
     /// Both limits checked and clamped.
     /// - Throws: ``NetLayerError/Code/invalidValue`` for a limit of zero or less.
     static func checked(idle: Duration?, total: Duration?) throws(NetLayerError) -> Timeouts {

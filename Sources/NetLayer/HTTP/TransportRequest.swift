@@ -75,6 +75,16 @@ public struct TransportRequest: Sendable, Hashable {
 }
 
 extension TransportRequest {
+    /// Checks, for a custom ``Transport``, that the request may go on the wire: the method is a
+    /// token, the URL is http(s) with a host, and every header field is one a caller may set (a
+    /// token name, not a framing header, no control character but HTAB in the value). Free for a
+    /// request NetLayer built and nothing changed since; a transport calls it before sending.
+    /// - Throws: ``NetLayerError`` `.invalidMethod`, `.invalidURL` or `.invalidHeader`; send
+    ///   nothing then.
+    public func checkForSending() throws(NetLayerError) {
+        if !isChecked { try check() }
+    }
+
     /// Checks what code outside NetLayer's preparation may have set (an interceptor, an
     /// authenticator, a caller of a transport): the method is a token, the URL is http(s) with a
     /// host, and every header field is one a caller may set (a token name, not a framing header,

@@ -161,7 +161,7 @@ public final class URLSessionTransport: Transport {
         try Task.checkCancellation()
         // A request the executor did not check (a caller of the transport built it) is checked
         // here: nothing unchecked reaches the request line or the header block.
-        if !request.isChecked { try request.check() }
+        try request.checkForSending()
         // Checked here too, for callers that use the transport directly.
         let timeouts = try Timeouts.checked(idle: context.timeouts.idle, total: context.timeouts.total)
         var urlRequest = request.urlRequest(idleTimeout: timeouts.idle, fileBodies: false)
