@@ -11,6 +11,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "NetLayer", path: ".."),
+        // The second transport: `bookstore --transport async-http-client` runs the story over it.
+        .package(name: "NetLayerAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
@@ -33,6 +36,9 @@ let package = Package(
             dependencies: [
                 "BookstoreServer",
                 .product(name: "NetLayer", package: "NetLayer"),
+                .product(name: "NetLayerAsyncHTTPClient", package: "NetLayerAsyncHTTPClient"),
+                // Docs/Transports.md's recipe that shares an app's HTTPClient.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Docs/Integration.md's server recipe: a Hummingbird route that calls NetLayer.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -38,7 +38,7 @@ struct DocsExamplesTests {
     /// bookstore`, a CI step): each block must be found in one file under `Samples/Sources`.
     static let sampleDocuments = [
         "README.md", "Docs/GettingStarted.md", "Docs/Integration.md", "Docs/Migration.md",
-        "Docs/Transfers.md", "Docs/Streaming.md", "Docs/Resilience.md",
+        "Docs/Transfers.md", "Docs/Streaming.md", "Docs/Resilience.md", "Docs/Transports.md",
     ]
 
     @Test("Every Swift block is in one of the sample's files", arguments: sampleDocuments)

@@ -87,3 +87,36 @@ extension Story {
         record("ran the client offline over custom transports (stub, decorator, legacy adapter)")
     }
 }
+
+extension Story {
+    /// Docs/Transports.md's recipes against the service: a transport that owns its AsyncHTTPClient,
+    /// and one that borrows the app's.
+    func asyncHTTPClientRecipes() async throws {
+        begin("Docs/Transports.md: the same service over AsyncHTTPClient, owned and shared")
+        Console.info("(after a 1 s pause, so the server's window holds none of the requests above)")
+        try await Task.sleep(for: .seconds(1))
+        let host = "127.0.0.1:\(server.port)"
+        let owned = try await TransportRecipes.ownTransport(host: host, token: token)
+        let shared = try await TransportRecipes.sharedClient(host: host, token: token)
+        try expect(owned.title == "Dune" && shared.title == "Dune", "got \(owned.title), \(shared.title)")
+        let configuration = try TransportRecipes.pinnedConfiguration(privateRootPEM: Self.samplePrivateRoot)
+        try expect(configuration.pinnedKeys["api.example.com"].count == 2, "two pins for api.example.com")
+        Console.ok("GET /books/1 → \(owned.title) over a transport's own client and over the app's client")
+        Console.ok("a configuration with a private root and two pinned keys (current and backup) for api.example.com")
+    }
+
+    /// A self-signed certificate for the pinned-configuration recipe (never used to connect).
+    static let samplePrivateRoot = """
+        -----BEGIN CERTIFICATE-----
+        MIIBjzCCATWgAwIBAgIUJ6pP6rd18HwG78Q89oORy0mr/3cwCgYIKoZIzj0EAwIw
+        HTEbMBkGA1UEAwwSTmV0TGF5ZXIgU2FtcGxlIENBMB4XDTI2MTEyNzIxMjc1MloX
+        DTM2MTEyNDIxMjc1MlowHTEbMBkGA1UEAwwSTmV0TGF5ZXIgU2FtcGxlIENBMFkw
+        EwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE7LrgUr2k2Fw4q8ZSGF+lyRuX6MU349rZ
+        6F51mJxy+LGqWXGkN4NqXza69f5uu2AiFCF9/FMEGuCWTWMd5Z9gr6NTMFEwHQYD
+        VR0OBBYEFB6jqXPyKm0sbUb0qAam3DmLZW1OMB8GA1UdIwQYMBaAFB6jqXPyKm0s
+        bUb0qAam3DmLZW1OMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIg
+        YlL/WVb9dDVnrg92UBMQgrOinpUwbeBaDiOofwBKn2oCIQDMFzk5i17a5DuI/wh7
+        uHdMNLgMcOMcKlJLRm6QRLFwRA==
+        -----END CERTIFICATE-----
+        """
+}

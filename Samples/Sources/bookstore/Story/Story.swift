@@ -15,10 +15,11 @@ final class Story {
     /// One line per step, printed at the end.
     private(set) var summary: [String] = []
 
-    init(server: BookstoreServer, token: String, verbose: Bool) {
+    /// - Parameter transport: The main client's transport; `nil`: URLSession.
+    init(server: BookstoreServer, token: String, verbose: Bool, transport: (any Transport)? = nil) {
         self.server = server
         self.token = token
-        self.api = BookstoreAPI(port: server.port, token: token, debug: verbose)
+        self.api = BookstoreAPI(port: server.port, token: token, transport: transport, debug: verbose)
     }
 
     func run() async throws {
@@ -44,7 +45,8 @@ final class Story {
         try await followLiveFeed()
         try await readFeedDecoded()
 
-        chapter("Custom transports", "the same client offline, over a stub")
+        chapter("Transports", "the same client over AsyncHTTPClient, and offline over a stub")
+        try await asyncHTTPClientRecipes()
         try await customTransport()
 
         chapter("Errors", "what a failed call tells you")
