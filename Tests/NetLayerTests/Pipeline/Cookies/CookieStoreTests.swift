@@ -260,6 +260,39 @@ struct CookieStoreTests {
         #expect(jar.all.isEmpty && jar.count == 0)
     }
 
+    @Test func theJarIsSafeToShareBetweenTasks() async {
+        let jar = CookieJar(limits: CookieJar.Limits(cookiesPerDomain: 20, cookies: 100))
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    let origin = URL(string: "https://h\(task).example.com/")!
+                    for index in 0..<200 {
+                        jar.store(setCookieValues: ["c\(index)=\(index); Domain=example.com"], from: origin)
+                        _ = jar.cookies(for: origin)
+                        if index % 50 == 0 { jar.remove(domain: "h\(task).example.com") }
+                    }
+                }
+            }
+        }
+        #expect(jar.all.count <= 20)
+        #expect(Set(jar.all.map(\.name)).count == jar.all.count)
+    }
+
+    @Test func refusedAndClampedLimits() {
+        #expect(CookieJar(limits: CookieJar.Limits(cookies: 0)).problem?.code == .invalidValue)
+        #expect(CookieJar(limits: CookieJar.Limits(nameAndValueBytes: -1)).problem?.code == .invalidValue)
+        let refused = CookieJar(limits: CookieJar.Limits(cookiesPerDomain: 0))
+        refused.store(setCookieValues: ["a=1"], from: url("https://example.com/"))
+        #expect(refused.all.isEmpty)
+        let huge = CookieJar(
+            limits: CookieJar.Limits(cookiesPerDomain: .max, cookies: .max, nameAndValueBytes: .max))
+        #expect(huge.problem == nil)
+        huge.store(
+            setCookieValues: ["a=" + String(repeating: "x", count: 2 << 20)],
+            from: url("https://example.com/"))
+        #expect(huge.all.isEmpty, "clamped to 1 MiB per name and value")
+    }
+
     @Test func onlyHttpAndHttpsURLs() {
         var jar = store()
         jar.store(setCookieValues: ["a=1"], from: url("ftp://example.com/"), now: Self.now)

@@ -182,6 +182,18 @@ extension WireTests {
             #expect(!Pipeline(resource: ResourceOptions()).changesHeaders)
         }
 
+        @Test func aCallWithAPipelineOfItsOwnKeepsTheJar() async throws {
+            let server = try Self.server.get()
+            let base = uniquePath()
+            let jar = CookieJar()
+            jar.store(setCookieValues: ["a=1; Path=/"], from: server.url("/"))
+            let api = api(server, jar: jar)
+            try await api.target(base + "/x").makeExecutor(redirects: .doNotFollow).execute()
+            try await api.target(base + "/y").makeExecutor().retry(.exponential(statusCodes: [503])).execute()
+            #expect(server.requests(path: base + "/x").first?.header("Cookie") == "a=1")
+            #expect(server.requests(path: base + "/y").first?.header("Cookie") == "a=1")
+        }
+
         @Test func nonASCIICookiesRoundTrip() async throws {
             let server = try Self.server.get()
             let base = uniquePath()
@@ -208,7 +220,8 @@ extension WireTests {
             let server = try Self.server.get()
             let base = uniquePath()
             let secret = "ck-9f8e7d6c5b4a"
-            server.route(base + "/login") { _ in self.setting("sid=\(secret); Path=/") }
+            // Sent on the redirect's second hop only: a hop's cookies are secrets of the call too.
+            server.route(base + "/login") { _ in self.setting("sid=\(secret); Path=\(base)/fail") }
             // The server echoes the cookie it got, in an error.
             server.route(base + "/fail") { request in
                 .text("bad session \(request.header("Cookie") ?? "")", status: 500)
@@ -228,6 +241,7 @@ extension WireTests {
                 failure = error
             }
             let error = try #require(failure)
+            #expect(server.requests(path: base + "/hop").first?.header("Cookie") == nil)
             #expect(server.requests(path: base + "/fail").first?.header("Cookie") == "sid=\(secret)")
             for text in lines.lines + [error.description, error.debugDescription, error.bodyPreview() ?? ""] {
                 #expect(leakedSecret(in: text, of: [secret]) == nil, "\(text)")
