@@ -14,7 +14,7 @@ import Foundation
 /// }
 /// ```
 /// Every property, its type and default are listed in `Docs/Guide.md` ("Resource options"). The
-/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:)``
+/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:)``
 /// works too, but takes its arguments in that fixed order.
 public struct ResourceOptions: Sendable {
     /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
@@ -76,6 +76,10 @@ public struct ResourceOptions: Sendable {
     /// ``Executor/observer(_:)`` wins. Default `nil`: nothing is observed, and nothing is
     /// allocated for observation.
     public var observer: (any CallObserver)?
+    /// Keeps the cookies the service sets and sends them back (RFC 6265), on every hop of every
+    /// call, over any transport; resources given the same jar share their cookies. Default `nil`:
+    /// no cookie is kept or sent (but a `Cookie` header you set), and nothing is added to a call.
+    public var cookieJar: CookieJar?
 
     /// The default ``maximumResponseSize``: 64 MiB, far above an API response and far below a
     /// device's memory. Larger bodies belong to `download(to:)` or `stream()`.
@@ -119,7 +123,8 @@ public struct ResourceOptions: Sendable {
         retryBudget: RetryBudget = .default,
         authentication: Authentication? = nil,
         maximumResponseSize: Int? = ResourceOptions.defaultMaximumResponseSize,
-        observer: (any CallObserver)? = nil
+        observer: (any CallObserver)? = nil,
+        cookieJar: CookieJar? = nil
     ) {
         self.encoder = encoder
         self.decoder = decoder
@@ -139,6 +144,7 @@ public struct ResourceOptions: Sendable {
         self.authentication = authentication
         self.maximumResponseSize = maximumResponseSize
         self.observer = observer
+        self.cookieJar = cookieJar
     }
 
 }

@@ -40,6 +40,7 @@ struct Redactor: Sendable {
         for headers in [prepared.headers] + prepared.sentHeaderBlocks {
             for field in headers.fields where redaction.isSecret(field.name) {
                 found += Self.credentialForms(field.value)
+                if field.name.caseInsensitiveEquals("Cookie") { found += Self.cookieValues(field.value) }
             }
         }
         for pair in FormEncoder(options: .default).pairs(prepared.params) where redaction.isSecret(pair.name)
@@ -87,6 +88,15 @@ struct Redactor: Sendable {
             forms.append(String(decoded[decoded.index(after: colon)...]))
         }
         return forms
+    }
+
+    /// The value of each `name=value` pair of a `Cookie` field (`sid=abc; theme=dark`): a server
+    /// that echoes one cookie's value unmasks it no more than a whole header's.
+    static func cookieValues(_ value: String) -> [String] {
+        value.split(separator: ";").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// Adds secret values and the spellings they travel in: percent-encoded as in a query or form

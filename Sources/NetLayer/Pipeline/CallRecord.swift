@@ -121,6 +121,12 @@ struct AttemptRecord: Sendable {
         }
     }
 
+    /// A stage inside the redirect stage (the cookie jar) added headers to a hop after the first:
+    /// its header block counts among those sent, so their secret values are masked.
+    func sentOnFollowUpHop(_ headers: HeaderFields) {
+        state.withLock { $0.sentBlocks.append(headers) }
+    }
+
     /// When the last request went to the transport; `nil` before any did.
     var sentAt: ContinuousClock.Instant? { state.withLock { $0.sentAt } }
 

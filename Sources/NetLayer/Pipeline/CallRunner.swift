@@ -221,7 +221,7 @@ enum CallRunner {
         // From here the consumer holds the response (a rejected one is set aside below).
         let sent = record.handOver()
         var printed = prepared
-        if pipeline.hasForeignCode || sent.sentBlocks.count > 1 {
+        if pipeline.changesHeaders || sent.sentBlocks.count > 1 {
             printed.headers.merge(sent.sentHeaders)
             printed.sentHeaderBlocks = sent.sentBlocks
         }

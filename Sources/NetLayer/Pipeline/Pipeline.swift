@@ -17,8 +17,9 @@ protocol Stage: Sendable {
 /// policy, interceptors or redirect rule gets a list of its own).
 ///
 /// Order, outer to inner: retry ▸ deadline ▸ the resource's interceptors ▸ the target's and the
-/// call's ▸ authentication ▸ redirects, and then always the transport stage (admission, the
-/// transport, the limiter watching the head). A call with no policies has an empty list: the
+/// call's ▸ authentication ▸ redirects ▸ cookies (inside the redirects, so each hop gets the
+/// cookies of its own URL and stores its own `Set-Cookie`), and then always the transport stage
+/// (admission, the transport, the limiter watching the head). A call with no policies has an empty list: the
 /// transport stage alone. That is the fast path: a property of the list, not a second copy of the
 /// logic.
 struct Pipeline: Sendable {
@@ -27,9 +28,10 @@ struct Pipeline: Sendable {
 
     /// Outer to inner; the transport stage is not in it.
     let stages: [any Stage]
-    /// Whether code NetLayer does not control (interceptors, an authenticator) may change the
-    /// request or add credentials on its way.
-    let hasForeignCode: Bool
+    /// Whether a stage may change the request's header fields or add credentials on its way (code
+    /// NetLayer does not control, interceptors and an authenticator; or a cookie jar): the request
+    /// printed is then the one sent, and its secrets are masked.
+    let changesHeaders: Bool
 
     /// The stages of a call with these policies.
     /// - Parameters:
@@ -37,8 +39,10 @@ struct Pipeline: Sendable {
     ///   - interceptors: The resource's, then the target's and the call's.
     ///   - authentication: The resource's authenticator.
     ///   - redirects: The call follows redirects.
+    ///   - cookies: The resource's cookie jar.
     init(
-        retries: Bool, interceptors: [any Interceptor], authentication: Authentication?, redirects: Bool
+        retries: Bool, interceptors: [any Interceptor], authentication: Authentication?, redirects: Bool,
+        cookies: CookieJar? = nil
     ) {
         var stages: [any Stage] = []
         if retries { stages.append(RetryStage()) }
@@ -47,15 +51,18 @@ struct Pipeline: Sendable {
         for interceptor in interceptors { stages.append(InterceptorStage(interceptor: interceptor)) }
         if let authentication { stages.append(AuthenticationStage(authentication: authentication)) }
         if redirects { stages.append(RedirectStage()) }
+        if let cookies { stages.append(CookieStage(jar: cookies)) }
         self.stages = stages
-        hasForeignCode = !interceptors.isEmpty || authentication != nil
+        changesHeaders = !interceptors.isEmpty || authentication != nil || cookies != nil
     }
 
-    /// The resource's own pipeline: its retry policy, interceptors, authenticator and redirects.
+    /// The resource's own pipeline: its retry policy, interceptors, authenticator, redirects and
+    /// cookie jar.
     init(resource options: ResourceOptions) {
         self.init(
             retries: !options.retryPolicy.isNone, interceptors: options.interceptors,
-            authentication: options.authentication, redirects: options.redirects.maximum > 0)
+            authentication: options.authentication, redirects: options.redirects.maximum > 0,
+            cookies: options.cookieJar)
     }
 
     /// The pipeline a call with `options` runs: the resource's, unless the call changes it.
@@ -66,7 +73,8 @@ struct Pipeline: Sendable {
         if options.interceptors.isEmpty, sameRetries, sameRedirects { return resource.pipeline }
         return Pipeline(
             retries: !policy.isNone, interceptors: own.interceptors + options.interceptors,
-            authentication: own.authentication, redirects: options.redirectPolicy.maximum > 0)
+            authentication: own.authentication, redirects: options.redirectPolicy.maximum > 0,
+            cookies: own.cookieJar)
     }
 
     /// Runs `request` through the stages and the transport.

@@ -162,6 +162,27 @@ enum GuideExamples {
         print(response.url?.absoluteString ?? "-", response.redirects.map(\.statusCode))
         _ = (options, executor)
     }
+
+    // MARK: Cookies
+
+    final class ShopAPI: Resource, @unchecked Sendable {
+        let cookies: CookieJar
+
+        init(cookies: CookieJar = CookieJar()) {
+            self.cookies = cookies
+            super.init(protocol: .https, domain: "shop.example.com",
+                       options: ResourceOptions { $0.cookieJar = cookies })
+        }
+
+        func signIn(user: String, password: String) async throws {
+            // The session cookie the answer sets goes with every later call, redirects included.
+            try await Target(resource: self, path: "/login")
+                .makeExecutor(method: .post, params: ["user": user, "password": password]).execute()
+            print(cookies.all.map(\.name))                        // ["session"]
+        }
+
+        func signOut() { cookies.remove(domain: "shop.example.com") }
+    }
 }
 
 // The guide's paging recipe extends `ReposTarget` by its plain name (no other test declares it).

@@ -60,8 +60,8 @@ public final class URLSessionTransport: Transport {
     /// - **No `HTTPCookieStorage`.** Cookies are not kept or sent: on Linux the shared storage
     ///   writes every `Set-Cookie` a server sends to a file under the user's home directory,
     ///   rewriting it per cookie on a queue every request of the process waits for (400 cookies
-    ///   stalled the process's requests for 12 s). Set a storage on a configuration of your own to
-    ///   keep cookies.
+    ///   stalled the process's requests for 12 s). Set ``ResourceOptions/cookieJar`` to keep
+    ///   cookies, the same way over every transport.
     ///
     /// A configuration you pass to ``init(configuration:connectionReuse:bufferLimit:)`` is used as
     /// it is, except that HTTP authentication challenges are always left to NetLayer.
