@@ -192,6 +192,34 @@ final class TLSAPI: Resource, @unchecked Sendable {
         expectOneRequest(server, clientCertificate: "CN=netlayer-test-client")
     }
 
+    @Test func aServerRequiringAClientCertificateRefusesACallWithout() async throws {
+        let server = try await TLSTestServer.start(
+            identity: pki.server, clientRootPEM: pki.clientRoot.certificatePEM)
+        let error = try await failure(server.hostAndPort, try trustingRoot())
+        await server.stop()
+        #expect(error.code == .transport)
+        #expect(error.urlError?.code == .clientCertificateRequired)
+        expectRefusedBeforeAnyRequest(server)
+    }
+
+    /// A client certificate the server does not accept (its alert names the client's
+    /// certificate, not the server's).
+    @Test(arguments: [false, true])
+    func aServerRequiringAClientCertificateRejectsABadOne(expired: Bool) async throws {
+        let server = try await TLSTestServer.start(
+            identity: pki.server, clientRootPEM: pki.clientRoot.certificatePEM)
+        let identity = expired ? pki.expiredClient : pki.clientFromOtherRoot
+        let configuration = try trustingRoot {
+            try $0.clientIdentity(
+                certificateChainPEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
+        }
+        let error = try await failure(server.hostAndPort, configuration)
+        await server.stop()
+        #expect(error.code == .transport)
+        #expect(error.urlError?.code == .clientCertificateRejected)
+        expectRefusedBeforeAnyRequest(server)
+    }
+
     // MARK: - HTTP/2
 
     @Test func http2IsUsedWhenTheServerOffersIt() async throws {
