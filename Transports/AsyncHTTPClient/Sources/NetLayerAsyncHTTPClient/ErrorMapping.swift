@@ -78,10 +78,29 @@ enum ErrorMapping {
         }
     }
 
-    /// A TLS failure: the certificate could not be trusted (`serverCertificateHasBadDate` for an
-    /// expired or not yet valid one), or the handshake failed.
+    /// The alerts (BoringSSL's names, lowercased) a server sends about the client's certificate
+    /// it refuses; the client's own verification of the server's certificate fails as
+    /// `CERTIFICATE_VERIFY_FAILED` instead, never as an alert received.
+    private static let clientCertificateAlerts = [
+        "alert_bad_certificate", "alert_unsupported_certificate", "alert_certificate_revoked",
+        "alert_certificate_expired", "alert_certificate_unknown", "alert_unknown_ca",
+    ]
+
+    /// A TLS failure: the server refused the client's certificate (`clientCertificateRequired`
+    /// when none was sent, `clientCertificateRejected`), the server's certificate could not be
+    /// trusted (`serverCertificateHasBadDate` when the error says it is expired or not yet valid;
+    /// BoringSSL's `CERTIFICATE_VERIFY_FAILED` does not say why, so an expired certificate is
+    /// `serverCertificateUntrusted` there), or the handshake failed.
     private static func tlsError(_ error: any Error, url: URL) -> URLError {
         let text = String(describing: error).lowercased()
+        if text.contains("alert_certificate_required") {
+            return urlError(
+                .clientCertificateRequired, "the server requires a client certificate", error, url)
+        }
+        if clientCertificateAlerts.contains(where: { text.contains($0) }) {
+            return urlError(
+                .clientCertificateRejected, "the server refused the client certificate", error, url)
+        }
         if text.contains("expired") || text.contains("not yet valid") {
             return urlError(
                 .serverCertificateHasBadDate, "the server's certificate is expired or not yet valid", error,
