@@ -7,32 +7,35 @@ extension TransportConformance {
     static let redirectScenarios: [Entry] = [
         Entry(
             "redirect.returned-as-is",
-            "301, 302, 303, 307 and 308 come back from the transport as they are (status, Location, body); the target is never requested."
+            "301, 302, 303, 307 and 308 come back from the transport as they are (status and Location); the Location is never requested."
         ) { probe in
-            probe.server.route("/target") { _ in .text("followed") }
-            for status in [301, 302, 303, 307, 308] {
-                probe.server.route("/moved-\(status)") { _ in
-                    LoopbackResponse(
-                        status: status, headers: [("Location", "/target")], body: Data("moved".utf8))
-                }
-                let method: HTTPMethod = status >= 307 ? .post : .get
-                let body: RequestBody? = status >= 307 ? RequestBody(Data("payload".utf8)) : nil
-                let (head, answer) = try await probe.fetch(
-                    probe.request(method, "/moved-\(status)", body: body), expecting: "the \(status) response"
-                )
+            for status in redirectStatuses {
+                let (head, answer) = try await probe.fetchRedirect(status)
                 try probe.expect(
                     head.statusCode == status, "status \(status) returned as is",
                     got: "status \(head.statusCode) (\(Probe.quoted(answer)))")
                 try probe.expect(
                     head.headerFields["Location"] == "/target", "\(status) with Location: /target",
                     got: "Location \(head.headerFields.values(for: "Location"))")
-                try probe.expect(
-                    answer == Data("moved".utf8), "the \(status)'s body \"moved\"", got: Probe.quoted(answer))
             }
             let followed = probe.server.requests(path: "/target").count
             try probe.expect(
                 followed == 0, "no request to the Location (the transport follows no redirect)",
                 got: "\(followed) request(s) to /target")
+        },
+        Entry(
+            "redirect.body-kept",
+            "The body of a 301, 302, 303, 307 or 308 the transport returns reaches the caller."
+        ) { probe in
+            var lost: [String] = []
+            for status in redirectStatuses {
+                let (head, answer) = try await probe.fetchRedirect(status)
+                if head.statusCode == status, answer != Data("moved".utf8) {
+                    lost.append("\(status): \(Probe.quoted(answer))")
+                }
+            }
+            try probe.expect(
+                lost.isEmpty, "each redirect's body \"moved\"", got: lost.joined(separator: ", "))
         },
         Entry(
             "redirect.followed-by-netlayer",
@@ -96,4 +99,22 @@ extension TransportConformance {
             try probe.expect(count == 6, "6 requests to /loop (the first and 5 redirects)", got: "\(count)")
         },
     ]
+
+    /// The redirect statuses a transport must return as they are.
+    static let redirectStatuses = [301, 302, 303, 307, 308]
+}
+
+extension Probe {
+    /// Sends a GET (a POST with a body for 307 and 308) answered with `status`, Location: /target
+    /// and the body "moved".
+    func fetchRedirect(_ status: Int) async throws -> (head: ResponseHead, body: Data) {
+        server.route("/target") { _ in .text("followed") }
+        server.route("/moved-\(status)") { _ in
+            LoopbackResponse(status: status, headers: [("Location", "/target")], body: Data("moved".utf8))
+        }
+        let method: HTTPMethod = status >= 307 ? .post : .get
+        let body: RequestBody? = status >= 307 ? RequestBody(Data("payload".utf8)) : nil
+        return try await fetch(
+            request(method, "/moved-\(status)", body: body), expecting: "the \(status) response")
+    }
 }
