@@ -135,7 +135,7 @@ struct Probe: Sendable {
             options: ResourceOptions { $0.redirects = RedirectPolicy(maximum: maximumRedirects) })
     }
 
-    /// Whether `error` says the call was cancelled: `CancellationError`, ``NetLayerError`` with
+    /// Whether `error` says the call was cancelled: `CancellationError`, `NetLayerError` with
     /// code `.cancelled`, or `URLError.cancelled`.
     static func isCancellation(_ error: any Error) -> Bool {
         if error is CancellationError { return true }
@@ -144,7 +144,7 @@ struct Probe: Sendable {
         return false
     }
 
-    /// Whether `error` is ``NetLayerError`` with code `.timedOut`.
+    /// Whether `error` is `NetLayerError` with code `.timedOut`.
     static func isTimeout(_ error: any Error) -> Bool {
         (error as? NetLayerError)?.code == .timedOut
     }

@@ -1,5 +1,5 @@
 extension TransportConformance {
-    /// The scenarios ``URLSessionTransport`` (NetLayer's default transport) fails on this platform,
+    /// The scenarios `URLSessionTransport` (NetLayer's default transport) fails on this platform,
     /// each with the reason: limits of the platform's URLSession that NetLayer cannot work around.
     /// On Linux (FoundationNetworking) the list was checked with Swift 6.3.1 (see DESIGN §19); on
     /// Apple platforms it holds what follows from Foundation's API (`HTTPURLResponse` keeps one

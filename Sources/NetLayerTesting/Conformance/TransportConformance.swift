@@ -1,13 +1,13 @@
 import Foundation
 import NetLayer
 
-/// The wire scenarios every ``Transport`` must pass, so NetLayer behaves the same whichever
+/// The wire scenarios every `Transport` must pass, so NetLayer behaves the same whichever
 /// transport carries its calls (DESIGN §19): framing and lengths, malformed responses, 204/304
 /// and HEAD with a length, compression, repeated and empty fields, redirects left to NetLayer,
 /// cancellation, drip-fed and large bodies, concurrency and timeouts.
 ///
 /// Each scenario starts its own ``LoopbackServer`` on 127.0.0.1, sends through the transport
-/// (directly with ``Transport/send(_:context:)``, and for redirects through a NetLayer
+/// (directly with `Transport.send(_:context:)`, and for redirects through a NetLayer
 /// `Resource` that uses it), checks both what the client got and what the server received, and
 /// stops the server. A scenario takes a few seconds at most; one that does not end within 30
 /// seconds fails. Run them from any test framework:
