@@ -131,11 +131,17 @@ public struct HeaderFields: Sendable, Hashable, Sequence {
         }
     }
 
-    /// The fields as a dictionary (names are unique case-insensitively, so nothing is lost).
+    /// The fields as a dictionary, for `URLRequest`. NetLayer's own requests name each field once;
+    /// fields a caller made with ``init(received:)`` may repeat a name, and their values are then
+    /// joined with ", " in order (RFC 9110 §5.3), never dropped.
     var dictionary: [String: String] {
         var result: [String: String] = [:]
         result.reserveCapacity(fields.count)
-        for field in fields { result[field.name] = field.value }
+        for field in fields {
+            if let earlier = result.updateValue(field.value, forKey: field.name) {
+                result[field.name] = earlier + ", " + field.value
+            }
+        }
         return result
     }
 

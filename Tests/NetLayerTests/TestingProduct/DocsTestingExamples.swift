@@ -249,3 +249,35 @@ struct DocsTestingExamples {
         #expect(resumed.header("If-Range") == LoopbackResponse.ranged(csv, for: resumed).header("ETag"))
     }
 }
+
+// "Checking a transport of your own": with the other tests that talk to a server (serialized).
+extension WireTests {
+    @Suite("Docs/Testing.md: checking a transport of your own")
+    struct DocsTransportConformanceExample {
+        /// A transport that adds a request id, as a stand-in for your own.
+        struct RequestIDTransport: Transport {
+            let inner = URLSessionTransport()
+
+            func send(_ request: TransportRequest, context: TransportContext) async throws
+                -> TransportResponse
+            {
+                var request = request
+                try request.headerFields.setValue(UUID().uuidString, for: "X-Request-ID")
+                return try await inner.send(request, context: context)
+            }
+        }
+
+        @Test(arguments: TransportConformance.scenarios)
+        func requestIDTransportConforms(_ scenario: TransportConformance.Scenario) async throws {
+            // It sends through URLSession, so it shares the platform's known limits.
+            if TransportConformance.urlSessionCrashes.contains(scenario.id) { return }
+            if TransportConformance.urlSessionLimitations[scenario.id] != nil {
+                await withKnownIssue {
+                    try await TransportConformance.run(scenario, on: RequestIDTransport())
+                }
+                return
+            }
+            try await TransportConformance.run(scenario, on: RequestIDTransport())
+        }
+    }
+}
