@@ -58,7 +58,9 @@ import Testing
             #expect(collected.metrics.attempts.first?.bytesReceived == Int64(Self.body.count))
 
             var streamed = 0
-            for try await chunk in try await api.target("/stream").makeExecutor().stream() { streamed += chunk.count }
+            for try await chunk in try await api.target("/stream").makeExecutor().stream() {
+                streamed += chunk.count
+            }
             #expect(streamed == Self.body.count)
 
             var received: [String] = []

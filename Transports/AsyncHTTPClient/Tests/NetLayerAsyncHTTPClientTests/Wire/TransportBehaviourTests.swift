@@ -67,7 +67,9 @@ import Testing
                 _ = try await iterator.next()
                 try await Task.sleep(for: .seconds(1))
                 // Socket buffers on both sides plus the client's small buffer: far below 256 MiB.
-                #expect(written.value < 48 << 20, "the server wrote \(written.value) bytes (timeout \(timeout.map { "\($0)" } ?? "none"))")
+                #expect(
+                    written.value < 48 << 20,
+                    "the server wrote \(written.value) bytes (timeout \(timeout.map { "\($0)" } ?? "none"))")
                 written.set(0)
             }
         }
@@ -156,7 +158,8 @@ import Testing
         _ = try await transport.send(
             TransportRequest(method: .get, url: server.url("/a")), context: TransportContext())
         try await transport.shutdown()
-        let response = try await client.execute(HTTPClientRequest(url: server.url("/b").absoluteString), deadline: .distantFuture)
+        let response = try await client.execute(
+            HTTPClientRequest(url: server.url("/b").absoluteString), deadline: .distantFuture)
         #expect(response.status.code == 204)
         try await client.shutdown()
         #expect(server.requests.map(\.path) == ["/a", "/b"])
