@@ -18,8 +18,6 @@ extension TransportConformance {
                     "FoundationNetworking stops the process with fatalError(\"Transfer completed, but there's no response.\") on a chunked body with trailers (swift-corelibs-foundation #5285)",
                 "fields.repeated-response":
                     "HTTPURLResponse keeps one value per field name: repeated Set-Cookie and Link fields arrive joined with \", \"",
-                "redirect.body-kept":
-                    "FoundationNetworking drops the body of a redirect the delegate declines to follow",
             ]
         #else
             [

@@ -17,12 +17,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var exchanges: [ObjectIdentifier: TaskExchange] = [:]
         /// 401 responses of challenged tasks that have no exchange (sent with `data(for:)`), until
         /// the sender claims them. Bounded, in case a sender was cancelled and never claims its entry.
-        var unclaimedChallenges: [(task: ObjectIdentifier, request: URLRequest?, response: HTTPURLResponse)] =
-            []
     }
 
     private let registry = LockedValue(Registry())
-    private static let unclaimedLimit = 64
 
     func register(_ exchange: TaskExchange) {
         registry.withLock { $0.exchanges[ObjectIdentifier(exchange.task)] = exchange }
@@ -30,32 +27,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func unregister(_ exchange: TaskExchange) {
         _ = registry.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(exchange.task)) }
-    }
-
-    /// The 401 response recorded for a request sent with `data(for:)`, if its task was challenged:
-    /// found by the task's identity when the sender knows it, else by the request itself (URL,
-    /// method, body and every header field the sender set).
-    func takeChallengeResponse(task: ObjectIdentifier?, request: URLRequest) -> HTTPURLResponse? {
-        registry.withLock { registry in
-            let index =
-                task.flatMap { id in registry.unclaimedChallenges.firstIndex { $0.task == id } }
-                ?? registry.unclaimedChallenges.firstIndex {
-                    $0.request.map { Self.sameRequest($0, request) } ?? false
-                }
-            guard let index else { return nil }
-            return registry.unclaimedChallenges.remove(at: index).response
-        }
-    }
-
-    /// Whether a task's request is the one a sender made (URLSession may add fields of its own).
-    private static func sameRequest(_ sent: URLRequest, _ made: URLRequest) -> Bool {
-        guard sent.url == made.url, (sent.httpMethod ?? "GET") == (made.httpMethod ?? "GET"),
-            sent.httpBody == made.httpBody
-        else { return false }
-        let sentFields = sent.allHTTPHeaderFields ?? [:]
-        return (made.allHTTPHeaderFields ?? [:]).allSatisfy { name, value in
-            sentFields.first { $0.key.caseInsensitiveEquals(name) }?.value == value
-        }
     }
 
     private func exchange(for task: URLSessionTask) -> TaskExchange? {
@@ -97,17 +68,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             // Linux URLSession waits forever on an HTTP auth challenge it has no credential for.
             // Keep the challenge's 401 response, stop the task, and hand the 401 to validation.
             if let response = challenge.failureResponse as? HTTPURLResponse {
-                if let exchange = exchange(for: task) {
-                    exchange.challenged(response)
-                } else {
-                    let request = task.originalRequest
-                    registry.withLock { registry in
-                        if registry.unclaimedChallenges.count >= Self.unclaimedLimit {
-                            registry.unclaimedChallenges.removeFirst()
-                        }
-                        registry.unclaimedChallenges.append((ObjectIdentifier(task), request, response))
-                    }
-                }
+                // Every Linux task is a registered exchange (the transport has no other path there).
+                exchange(for: task)?.challenged(response)
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }
@@ -149,36 +111,5 @@ extension Duration {
         let seconds = self.seconds
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
         return "\((seconds * 1000).rounded() / 1000) s"
-    }
-}
-
-/// Linux only: the per-task delegate of every `data(for:)` and `upload(for:fromFile:)` call. When
-/// Linux URLSession meets a `401` with a challenge, the session delegate must cancel the task (else
-/// it waits forever), and `data(for:)` then throws away the body it had already read: Foundation
-/// keeps it only for the completion handler, which a cancelled task never gets. This delegate sees
-/// each chunk before that, and keeps the whole body of a `401` — and nothing of any other status —
-/// so the call reports the same 401 body as a delegate-driven task, from the first challenge on.
-/// Sendable: its one stored property is a ``LockedValue``.
-final class ChallengeBodyRecorder: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Record {
-        var bytes = Data()
-        var task: ObjectIdentifier?
-    }
-
-    private let record = LockedValue(Record())
-
-    /// The task's identity, once a body byte arrived.
-    var task: ObjectIdentifier? { record.withLock { $0.task } }
-    /// The body of the `401`, whole (empty for any other status).
-    var body: Data { record.withLock { $0.bytes } }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // Foundation sets the task's response before it hands on the first body byte.
-        let challengeable = (dataTask.response as? HTTPURLResponse)?.statusCode == 401
-        let id = ObjectIdentifier(dataTask)
-        record.withLock { record in
-            record.task = id
-            if challengeable { record.bytes.append(data) }
-        }
     }
 }

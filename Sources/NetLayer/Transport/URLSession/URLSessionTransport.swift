@@ -206,13 +206,21 @@ public final class URLSessionTransport: Transport {
                 cleanup = { BodySpool.discard(spooled) }
             }
         }
-        if !context.streamsResponse && context.progress == nil && timeouts.isEmpty {
-            // Nothing to watch: URLSession's own async call, also for a body uploaded from a file
-            // (a delegate-driven upload costs Linux about a third more CPU per byte, measured).
-            defer { cleanup?() }
-            let (data, response) = try await sendDirectly(urlRequest, upload: upload, session: session)
-            return TransportResponse(head: ResponseHead(response), body: ResponseBody(data))
-        }
+        #if !canImport(FoundationNetworking)
+            if !context.streamsResponse && context.progress == nil && timeouts.isEmpty {
+                // Nothing to watch: URLSession's own async call, also for a body uploaded from a file.
+                defer { cleanup?() }
+                let (data, response) = try await sendDirectly(urlRequest, upload: upload, session: session)
+                return TransportResponse(head: ResponseHead(response), body: ResponseBody(data))
+            }
+        #endif
+        // Linux: every call is a delegate-driven task. URLSession's own async calls (`data(for:)`,
+        // `upload(for:fromFile:)`) cancel their task from inside Swift's task-cancellation handler,
+        // which holds the Swift task's status lock, and wait there for the session's work queue;
+        // when the transfer completes at that moment, the work queue resumes the same Swift task
+        // and waits for that lock. Both wait forever, and every cooperative thread that then calls
+        // into the session with them (CancelAtCompletionTests: the process stopped within a few
+        // hundred cancelled calls). A delegate-driven task is cancelled from a thread of its own.
         // The exchange runs the cleanup once, however the call ends.
         return try await sendWatched(
             urlRequest, upload: upload, uploadLength: body?.length, session: session, timeouts: timeouts,
@@ -226,44 +234,23 @@ public final class URLSessionTransport: Transport {
         return data
     }
 
-    /// Nothing to watch: URLSession's own async call, which completes without a hop through the
-    /// delegate queue. Task cancellation reaches the session task through URLSession itself.
-    private func sendDirectly(_ request: URLRequest, upload: URL?, session: URLSession) async throws -> (
-        Data, HTTPURLResponse
-    ) {
-        #if canImport(FoundationNetworking)
-            // Every call, since any host may challenge: Foundation discards the body of a challenged
-            // task before the caller could see it (see ChallengeBodyRecorder).
-            let recorder = ChallengeBodyRecorder()
-        #endif
-        do {
-            #if canImport(FoundationNetworking)
-                let (data, response) =
-                    if let upload {
-                        try await session.upload(for: request, fromFile: upload, delegate: recorder)
-                    } else {
-                        try await session.data(for: request, delegate: recorder)
-                    }
-            #else
-                let (data, response) =
-                    if let upload {
-                        try await session.upload(for: request, fromFile: upload)
-                    } else {
-                        try await session.data(for: request)
-                    }
-            #endif
+    /// Apple platforms, nothing to watch: URLSession's own async call, which completes without a
+    /// hop through the delegate queue. Task cancellation reaches the session task through
+    /// URLSession itself.
+    #if !canImport(FoundationNetworking)
+        private func sendDirectly(_ request: URLRequest, upload: URL?, session: URLSession) async throws -> (
+            Data, HTTPURLResponse
+        ) {
+            let (data, response) =
+                if let upload {
+                    try await session.upload(for: request, fromFile: upload)
+                } else {
+                    try await session.data(for: request)
+                }
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             return (data, http)
-        } catch let error as URLError where error.code == .cancelled && !Task.isCancelled {
-            // Cancelled by the session delegate's auth-challenge handling, not by the caller.
-            #if canImport(FoundationNetworking)
-                if let challenged = delegate.takeChallengeResponse(task: recorder.task, request: request) {
-                    return (recorder.body, challenged)
-                }
-            #endif
-            throw error
         }
-    }
+    #endif
 
     /// A delegate-driven task: the head is returned as soon as it arrives; the body streams
     /// through a bounded buffer while a timer enforces the limits.
