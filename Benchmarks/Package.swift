@@ -18,6 +18,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "NetLayer", path: ".."),
+        // Issue 29's price of observation (`BENCH_THROUGHPUT_CONTENDER=tracing-noop|tracing-inmemory`).
+        .package(name: "NetLayerObservability", path: "../Integrations/Observability"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
@@ -32,6 +35,8 @@ let package = Package(
             name: "netlayer-bench",
             dependencies: [
                 .product(name: "NetLayer", package: "NetLayer"),
+                .product(name: "NetLayerObservability", package: "NetLayerObservability"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

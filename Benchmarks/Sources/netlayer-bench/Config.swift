@@ -135,7 +135,7 @@ struct Config: CustomStringConvertible {
         let contenders =
             [
                 "netlayer", "netlayer-unlimited", "transport", "urlsession", "urlsession-fresh",
-                "netlayer-foundation",
+                "netlayer-foundation", "tracing-noop", "tracing-inmemory",
             ]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         let spins = contender.hasPrefix("spin-") && (Int(contender.dropFirst("spin-".count)) ?? -1) >= 0

@@ -168,12 +168,29 @@ if config.runThroughput, let server {
             let delegated = URLSessionDelegateClient(
                 port: server.port, queue: queue, configuration: configuration.make())
             contender = { try await delegated.books() }
+        case "tracing-noop", "tracing-inmemory":
+            let memory = config.throughputContender == "tracing-inmemory"
+            print(
+                "ISSUE 29: the rows labelled URLSession are NetLayer WITHOUT an observer; the rows labelled "
+                    + "NetLayer are NetLayer with NetLayerObservability's TelemetryObserver (spans and metrics) over "
+                    + (memory
+                        ? "swift-distributed-tracing's InMemoryTracer (every span kept)"
+                        : "the no-op tracer and metrics (swift-distributed-tracing's and swift-metrics' defaults)")
+                    + ". The ratio prices the observability package; the URLSession goals do not apply")
+            let observed = TracedNetLayerClient(port: server.port, inMemory: memory)
+            contender = { try await observed.books() }
         default:
             let netLayer = NetLayerClient(port: server.port)
             contender = { try await netLayer.books() }
         }
+        // For the observability diagnostics, the baseline is NetLayer itself without an observer.
+        let plainNetLayer = NetLayerClient(port: server.port)
+        var baselineFetch: ThroughputBenchmark.Fetch = { try await baseline.books() }
+        if config.throughputContender.hasPrefix("tracing-") {
+            baselineFetch = { try await plainNetLayer.books() }
+        }
         let clients: [ThroughputBenchmark.Client: ThroughputBenchmark.Fetch] = [
-            .urlSession: { try await baseline.books() },
+            .urlSession: baselineFetch,
             .netLayer: contender,
         ]
         sequential = try await ThroughputBenchmark.run(
