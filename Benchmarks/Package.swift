@@ -2,7 +2,8 @@
 import PackageDescription
 
 // NetLayer's benchmark: request preparation cost, GET+decode throughput and large transfers (peak
-// RSS, MB/s) against raw URLSession, measured against an in-process Hummingbird server on 127.0.0.1.
+// RSS, MB/s) against raw URLSession, and over the AsyncHTTPClient transport against raw
+// AsyncHTTPClient, measured against an in-process Hummingbird server on 127.0.0.1.
 // Run from the repository root, always in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench
 let package = Package(
@@ -29,6 +30,10 @@ let package = Package(
         // loads (LD_PRELOAD; see EventStreamAllocations.swift).
         .package(url: "https://github.com/mattt/EventSource", exact: "1.1.1"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // The AsyncHTTPClient part (BENCH_ONLY=ahc): NetLayer over its AsyncHTTPClient transport
+        // against raw AsyncHTTPClient on the same server (see AHCBenchmark.swift).
+        .package(name: "NetLayerAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .executableTarget(
@@ -40,6 +45,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NetLayerAsyncHTTPClient", package: "NetLayerAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "EventSourceParser",
             ]
         ),

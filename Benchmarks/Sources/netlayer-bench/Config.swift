@@ -6,7 +6,7 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|json\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--json-only`, `--latency-only` | all but latency | all but latency |
+/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|json\|ahc\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--json-only`, `--ahc-only`, `--latency-only` | all but latency | all but latency |
 /// | `BENCH_LATENCY_BLOCKS` (rotations of the latency diagnostic, 25 requests per client each) | | 300 | 60 |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
@@ -24,6 +24,9 @@ import Foundation
 /// | `BENCH_TRANSFER_PREFAULT=1` (diagnostic: memory freed just before each measured transfer; see README) | | off | off |
 /// | `BENCH_THROUGHPUT_CONTENDER` (diagnostic: what runs against raw URLSession in the throughput part; `netlayer-unlimited`: NetLayer with `maximumResponseSize: nil`) | | netlayer | netlayer |
 /// | `BENCH_BASELINE_CONFIGURATION` (`same`: NetLayer's default configuration; `foundation`: `URLSessionConfiguration.default`) | | same | same |
+/// | `BENCH_AHC_CONCURRENCY` (AHC part: comma-separated concurrent task counts) | | 32,256 | 32,256 |
+/// | `BENCH_AHC_CONNECTIONS` (AHC part: comma-separated connections per host; the first is the headline) | | 8 | 8 |
+/// | `BENCH_AHC_PARTS` (AHC part: comma-separated: throughput, timeout, urlsession, transfers) | | all | all |
 struct Config: CustomStringConvertible {
     var quick: Bool
     var runPrep: Bool
@@ -35,6 +38,16 @@ struct Config: CustomStringConvertible {
     /// The JSON decoding part (`--json-only`, `BENCH_ONLY=json`; see JSONBenchmark.swift for its
     /// `BENCH_JSON_*` variables).
     var runJSON: Bool
+    /// The AsyncHTTPClient part (`--ahc-only`, `BENCH_ONLY=ahc`; see AHCBenchmark.swift): NetLayer
+    /// over its AsyncHTTPClient transport against raw AsyncHTTPClient.
+    var runAHC: Bool
+    /// Concurrent task counts of the AHC part's GET comparisons (`BENCH_AHC_CONCURRENCY`).
+    var ahcConcurrencies: [Int]
+    /// Connections per host of both AHC clients (`BENCH_AHC_CONNECTIONS`), one set of concurrent
+    /// comparisons each; the first (default 8, the transport's default) carries the goals.
+    var ahcConnections: [Int]
+    /// `BENCH_AHC_PARTS`: which comparisons of the AHC part run.
+    var ahcParts: Set<AHCPart>
     /// The layer-by-layer latency diagnostic (`--latency-only`, `BENCH_ONLY=latency`; never part of a
     /// full run). See LatencyBenchmark.swift.
     var runLatency: Bool
@@ -96,10 +109,11 @@ struct Config: CustomStringConvertible {
         if arguments.contains("--events-only") { only = "events" }
         if arguments.contains("--json-only") { only = "json" }
         if arguments.contains("--latency-only") { only = "latency" }
+        if arguments.contains("--ahc-only") { only = "ahc" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
             let known = [
                 "--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only",
-                "--json-only", "--latency-only",
+                "--json-only", "--ahc-only", "--latency-only",
             ]
             if !known.contains(argument) {
                 fail(
@@ -118,8 +132,8 @@ struct Config: CustomStringConvertible {
                 "BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)"
             )
         }
-        if !["", "prep", "throughput", "transfers", "events", "json", "latency"].contains(only) {
-            fail("BENCH_ONLY must be prep, throughput, transfers, events, json or latency, not \(only)")
+        if !["", "prep", "throughput", "transfers", "events", "json", "ahc", "latency"].contains(only) {
+            fail("BENCH_ONLY must be prep, throughput, transfers, events, json, ahc or latency, not \(only)")
         }
         func list(_ name: String, allowed: [String]) -> [String] {
             guard let text = environment[name] else { return allowed }
@@ -131,6 +145,7 @@ struct Config: CustomStringConvertible {
         }
         let kinds = list("BENCH_TRANSFER_KINDS", allowed: TransferKind.allCases.map(\.rawValue))
         let parts = list("BENCH_TRANSFER_PARTS", allowed: ["memory", "throughput"])
+        let ahcParts = list("BENCH_AHC_PARTS", allowed: AHCPart.allCases.map(\.rawValue))
         let contender = environment["BENCH_THROUGHPUT_CONTENDER"] ?? "netlayer"
         let contenders =
             [
@@ -162,6 +177,14 @@ struct Config: CustomStringConvertible {
             }
             return value
         }
+        func counts(_ name: String, default value: [Int]) -> [Int] {
+            guard let text = environment[name] else { return value }
+            let items = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !items.isEmpty, items.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                fail("\(name) must be comma-separated integers >= 1, not \(text)")
+            }
+            return items.compactMap { $0 }
+        }
         return Config(
             quick: quick,
             runPrep: only == "" || only == "prep",
@@ -169,6 +192,10 @@ struct Config: CustomStringConvertible {
             runTransfers: only == "" || only == "transfers",
             runEvents: only == "" || only == "events",
             runJSON: only == "" || only == "json",
+            runAHC: only == "" || only == "ahc",
+            ahcConcurrencies: counts("BENCH_AHC_CONCURRENCY", default: [32, 256]),
+            ahcConnections: counts("BENCH_AHC_CONNECTIONS", default: [8]),
+            ahcParts: Set(ahcParts.compactMap(AHCPart.init(rawValue:))),
             runLatency: only == "latency",
             latencyBlocks: count("BENCH_LATENCY_BLOCKS", full: 300, quick: 60),
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),
@@ -218,8 +245,27 @@ struct Config: CustomStringConvertible {
                     ]
                     .compactMap { $0 }.joined(separator: ", "))
         }
+        if runAHC {
+            parts.append(
+                "ahc: \(ahcParts.sorted { $0.rawValue < $1.rawValue }.map(\.rawValue).joined(separator: ",")), "
+                    + "concurrency \(ahcConcurrencies.map(String.init).joined(separator: ",")), "
+                    + "\(ahcConnections.map(String.init).joined(separator: ",")) connections per host")
+        }
         return parts.joined(separator: "; ")
     }
+}
+
+/// The comparisons of the AsyncHTTPClient part (`BENCH_AHC_PARTS`).
+enum AHCPart: String, CaseIterable {
+    /// GET+decode: raw AsyncHTTPClient against NetLayer over the AsyncHTTPClient transport.
+    case throughput
+    /// GET+decode: raw AsyncHTTPClient against NetLayer over the transport with an idle timeout (the
+    /// transport's timed path).
+    case timeout
+    /// GET+decode: NetLayer over the URLSession transport against NetLayer over AsyncHTTPClient.
+    case urlsession
+    /// Peak RSS and throughput of the transfers (`BENCH_TRANSFER_*`) over AsyncHTTPClient.
+    case transfers
 }
 
 /// How raw URLSession transfers in the transfer part (`BENCH_TRANSFER_BASELINE`).

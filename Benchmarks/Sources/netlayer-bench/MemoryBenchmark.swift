@@ -1,4 +1,5 @@
 import Foundation
+import NetLayerAsyncHTTPClient
 
 /// Peak resident memory of one transfer, each in a fresh process.
 ///
@@ -26,10 +27,19 @@ enum MemoryBenchmark {
         var megabytesPerSecond: Double { Double(bytes) / seconds / 1e6 }
     }
 
-    /// Runs every kind with both clients, one child process each, URLSession first.
+    /// The HTTP stack under both clients of a child: URLSession (raw, and NetLayer's default
+    /// transport), or AsyncHTTPClient (raw, and NetLayer over `AsyncHTTPClientTransport`; the AHC part).
+    enum Stack: String {
+        case urlSession = "urlsession"
+        case asyncHTTPClient = "ahc"
+    }
+
+    /// Runs every kind with both clients, one child process each, the baseline (raw) client first.
+    /// - Parameter stack: Default URLSession; `.asyncHTTPClient` puts raw AsyncHTTPClient in the
+    ///   baseline's slot and NetLayer over AsyncHTTPClient in NetLayer's.
     static func run(
         kinds: [TransferKind], port: Int, files: TransferFiles, baseline: TransferBaseline,
-        progress: (String) -> Void
+        stack: Stack = .urlSession, connections: Int = 8, progress: (String) -> Void
     ) async throws -> [Result] {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var results: [Result] = []
@@ -41,7 +51,7 @@ enum MemoryBenchmark {
                     "source=\(files.source.path)",
                     "multipart=\(files.multipart.path)", "multipart-length=\(files.multipartLength)",
                     "content-type=\(files.multipartContentType)",
-                    "baseline=\(baseline.rawValue)",
+                    "baseline=\(baseline.rawValue)", "stack=\(stack.rawValue)", "connections=\(connections)",
                 ]
                 let output = try await ChildProcess.run(executable, arguments)
                 guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("MEMORY ") }) else {
@@ -61,7 +71,7 @@ enum MemoryBenchmark {
                     bytes: try int("bytes"), seconds: Double(fields["seconds"] ?? "") ?? .nan)
                 results.append(result)
                 progress(
-                    "  memory \(kind.rawValue) \(client.rawValue): +\(Report.fixed(Double(result.growth) / 1e6, 1)) MB "
+                    "  memory \(kind.rawValue) \(stack == .urlSession ? "" : "\(stack.rawValue) ")\(client.rawValue): +\(Report.fixed(Double(result.growth) / 1e6, 1)) MB "
                         + "over \(Report.fixed(Double(result.resetLevel ?? result.baselinePeak) / 1e6, 1)) MB"
                 )
             }
@@ -108,12 +118,28 @@ enum MemoryBenchmark {
         defer { try? FileManager.default.removeItem(at: destination) }
 
         let transfer: () async throws -> Int64
-        switch client {
-        case .netLayer:
+        // AsyncHTTPClient's clients are shut down after the peak is read (not timed, not measured).
+        var shutdown: () async throws -> Void = {}
+        let stack = fields["stack"].flatMap(Stack.init(rawValue:)) ?? .urlSession
+        let connections = fields["connections"].flatMap { Int($0) } ?? 8
+        switch (client, stack) {
+        case (.netLayer, .asyncHTTPClient):
+            let transport = AsyncHTTPClientTransport(
+                configuration: .init { $0.maximumConnectionsPerHost = connections })
+            let netLayer = NetLayerTransferClient(port: port, transport: transport)
+            try await netLayer.empty.get()
+            transfer = { try await netLayer.transfer(kind, files: files, destination: destination) }
+            shutdown = { try await transport.shutdown() }
+        case (.urlSession, .asyncHTTPClient):
+            let raw = RawAHCTransferClient(port: port, connections: connections)
+            try await raw.empty()
+            transfer = { try await raw.transfer(kind, files: files, destination: destination) }
+            shutdown = { try await raw.shutdown() }
+        case (.netLayer, .urlSession):
             let netLayer = NetLayerTransferClient(port: port)
             try await netLayer.empty.get()
             transfer = { try await netLayer.transfer(kind, files: files, destination: destination) }
-        case .urlSession:
+        case (.urlSession, .urlSession):
             let raw = URLSessionTransferClient(
                 port: port, baseline: fields["baseline"].flatMap(TransferBaseline.init(rawValue:)) ?? .plain)
             try await raw.empty()
@@ -129,6 +155,7 @@ enum MemoryBenchmark {
         let moved = try await transfer()
         let seconds = Double(monotonicNanos() - start) / 1e9
         let end = try PeakMemory.read()
+        try await shutdown()
         if kind == .download { try TransferFiles.verifyDownload(destination, bytes: bytes) }
         return "MEMORY kind=\(kind.rawValue) client=\(client.rawValue) baseline_peak=\(baseline.peak) "
             + "baseline_rss=\(baseline.current) reset=\(reset ? 1 : 0) reset_level=\(level.current) "

@@ -2,10 +2,13 @@ import Foundation
 import NetLayer
 
 /// NetLayer's side of the transfer benchmark, written as an app would: a `Resource` subclass and
-/// one `Target` subclass per route, each call made anew (default `URLSessionTransport`).
+/// one `Target` subclass per route, each call made anew (default `URLSessionTransport`; the AHC part
+/// passes an `AsyncHTTPClientTransport`).
 final class NetLayerTransferClient: Sendable {
     final class API: Resource, @unchecked Sendable {
-        init(port: Int) { super.init(protocol: .http, domain: "127.0.0.1:\(port)") }
+        init(port: Int, transport: (any Transport)?) {
+            super.init(protocol: .http, domain: "127.0.0.1:\(port)", transport: transport)
+        }
     }
 
     final class SinkTarget: Target, @unchecked Sendable {
@@ -45,8 +48,9 @@ final class NetLayerTransferClient: Sendable {
     let bytes: BytesTarget
     let empty: EmptyTarget
 
-    init(port: Int) {
-        api = API(port: port)
+    /// - Parameter transport: Default: the resource's own (`URLSessionTransport()`).
+    init(port: Int, transport: (any Transport)? = nil) {
+        api = API(port: port, transport: transport)
         sink = SinkTarget(resource: api, path: "/sink")
         bytes = BytesTarget(resource: api, path: "/bytes")
         empty = EmptyTarget(resource: api, path: "/empty")

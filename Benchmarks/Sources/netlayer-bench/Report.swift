@@ -18,6 +18,24 @@ enum Report {
 
     static func verdict(_ ok: Bool) -> String { ok ? "MET" : "NOT MET" }
 
+    /// What a table calls its two clients: the baseline (``ThroughputBenchmark/Client/urlSession``'s
+    /// slot) and the contender (``ThroughputBenchmark/Client/netLayer``'s slot).
+    struct Labels {
+        let baseline: String
+        let contender: String
+
+        static let urlSession = Labels(baseline: "URLSession", contender: "NetLayer")
+
+        func name(_ client: ThroughputBenchmark.Client) -> String {
+            client == .urlSession ? baseline : contender
+        }
+
+        /// The ratio's name; the default tables keep their short column title.
+        var ratio: String {
+            baseline == "URLSession" && contender == "NetLayer" ? "NetLayer/URLS" : "\(contender)/\(baseline)"
+        }
+    }
+
     static func preparation(_ output: PreparationBenchmark.Output, config: Config) {
         print("")
         print("== Request preparation: 20 params, 7 headers, 2 path parts, GET (no sending) ==")
@@ -55,16 +73,28 @@ enum Report {
         print("by-hand URL:  \(output.handURL)")
     }
 
-    static func throughput(_ output: ThroughputBenchmark.Output, bodyBytes: Int) {
+    /// - Parameters:
+    ///   - labels: The clients' names. Default URLSession and NetLayer.
+    ///   - goal: The ratio the median of pair ratios must reach; `nil`: none. Default ``ratioGoal``.
+    ///   - title: The table's title, after "==". Default the GET+decode title.
+    ///   - cpuNote: The line that explains the CPU columns. Default the throughput part's.
+    static func throughput(
+        _ output: ThroughputBenchmark.Output, bodyBytes: Int, labels: Labels = .urlSession,
+        goal: Double? = ratioGoal, title: String? = nil, cpuNote: String? = nil
+    ) {
         print("")
-        print("== GET /books + decode [Book] (\(bodyBytes)-byte JSON body), \(output.mode.title) ==")
         print(
-            "   CPU µs/req: process = getrusage (client + in-process server); client = process - server's NIO threads"
+            "== \(title ?? "GET /books + decode [Book] (\(bodyBytes)-byte JSON body)"), \(output.mode.title) =="
         )
-        let widths = [5, 11, 10, 13, 16, 16]
+        print(
+            cpuNote
+                ?? "   CPU µs/req: process = getrusage (client + in-process server); client = process - server's NIO threads"
+        )
+        let clientWidth = max(11, labels.baseline.count, labels.contender.count)
+        let widths = [5, clientWidth, 10, max(13, labels.ratio.count), 16, 16]
         print(
             row(
-                ["pair", "client", "req/s", "NetLayer/URLS", "CPU µs/req proc", "CPU µs/req client"],
+                ["pair", "client", "req/s", labels.ratio, "CPU µs/req proc", "CPU µs/req client"],
                 widths: widths))
         let ratios = output.pairRatios
         for round in output.rounds {
@@ -72,7 +102,7 @@ enum Report {
             print(
                 row(
                     [
-                        "\(round.pair + 1)", round.client.rawValue, fixed(round.requestsPerSecond, 0),
+                        "\(round.pair + 1)", labels.name(round.client), fixed(round.requestsPerSecond, 0),
                         isSecondOfPair && round.pair < ratios.count ? fixed(ratios[round.pair], 3) : "",
                         fixed(round.cpuTotalMicros, 0), fixed(round.cpuClientMicros, 0),
                     ], widths: widths))
@@ -81,20 +111,20 @@ enum Report {
             print(
                 row(
                     [
-                        "med", client.rawValue, fixed(output.medianRate(client), 0), "",
+                        "med", labels.name(client), fixed(output.medianRate(client), 0), "",
                         fixed(output.medianCPUTotal(client), 0), fixed(output.medianCPUClient(client), 0),
                     ], widths: widths))
         }
         let pairSummary = Summary(ratios)
         print(
-            "ratio NetLayer/URLSession: median of pair ratios \(fixed(output.ratio, 3)) "
+            "ratio \(labels.contender)/\(labels.baseline): median of pair ratios \(fixed(output.ratio, 3)) "
                 + "(pairs min \(fixed(pairSummary.min, 3)), max \(fixed(pairSummary.max, 3)); "
-                + "ratio of medians \(fixed(output.ratioOfMedians, 3))); goal ≥ \(fixed(ratioGoal, 2)): "
-                + verdict(output.ratio >= ratioGoal))
+                + "ratio of medians \(fixed(output.ratioOfMedians, 3)))"
+                + (goal.map { "; goal ≥ \(fixed($0, 2)): " + verdict(output.ratio >= $0) } ?? "; no goal"))
         let extraCPU = output.medianCPUClient(.netLayer) - output.medianCPUClient(.urlSession)
         print(
-            "NetLayer client CPU per request vs URLSession: \(extraCPU >= 0 ? "+" : "")\(fixed(extraCPU, 1)) µs"
-        )
+            "\(labels.contender) client CPU per request vs \(labels.baseline): "
+                + "\(extraCPU >= 0 ? "+" : "")\(fixed(extraCPU, 1)) µs")
     }
 
     /// `RESULT key=value …` on one line, for scripts.

@@ -7,7 +7,8 @@ extension Report {
 
     static func megabytes(_ bytes: Int64) -> String { fixed(Double(bytes) / 1e6, 1) }
 
-    static func memory(_ results: [MemoryBenchmark.Result], bytes: Int64) {
+    /// - Parameter labels: The clients' names. Default URLSession and NetLayer.
+    static func memory(_ results: [MemoryBenchmark.Result], bytes: Int64, labels: Labels = .urlSession) {
         print("")
         print("== Peak RSS of one transfer of \(bytes) bytes, each in a fresh process (VmHWM) ==")
         let reset = results.allSatisfy { $0.resetLevel != nil }
@@ -16,7 +17,7 @@ extension Report {
                 ? "   baseline = RSS after one empty request, where the peak was reset (clear_refs); "
                     + "growth = peak - baseline"
                 : "   the peak could not be reset: growth = peak - peak after one empty request")
-        let widths = [10, 11, 12, 10, 11, 8, 8, 8]
+        let widths = [10, max(11, labels.baseline.count, labels.contender.count), 12, 10, 11, 8, 8, 8]
         print(
             row(
                 ["transfer", "client", "baseline MB", "peak MB", "growth MB", "s", "MB/s", "goal"],
@@ -25,7 +26,7 @@ extension Report {
             print(
                 row(
                     [
-                        result.kind.rawValue, result.client.rawValue,
+                        result.kind.rawValue, labels.name(result.client),
                         megabytes(result.resetLevel ?? result.baselinePeak), megabytes(result.peak),
                         megabytes(result.growth), fixed(result.seconds, 2),
                         fixed(result.megabytesPerSecond, 0),
@@ -33,19 +34,31 @@ extension Report {
                             ? verdict(Double(result.growth) / 1e6 <= memoryGoalMB) : "",
                     ], widths: widths))
         }
-        print("goal: NetLayer growth ≤ \(fixed(memoryGoalMB, 0)) MB over its baseline, for every transfer")
+        print(
+            "goal: \(labels.contender) growth ≤ \(fixed(memoryGoalMB, 0)) MB over its baseline, for every transfer"
+        )
     }
 
-    static func transfers(_ outputs: [TransferBenchmark.Output], bytes: Int64) {
+    /// - Parameters:
+    ///   - labels: The clients' names. Default URLSession and NetLayer.
+    ///   - cpuNote: The line that explains the CPU columns. Default the transfer part's.
+    static func transfers(
+        _ outputs: [TransferBenchmark.Output], bytes: Int64, labels: Labels = .urlSession,
+        cpuNote: String? = nil
+    ) {
         print("")
-        print("== Transfer throughput, \(bytes) bytes each, NetLayer and URLSession in ABBA pairs ==")
         print(
-            "   CPU s/GB: process = getrusage (client + in-process server); client = process - server's NIO threads"
+            "== Transfer throughput, \(bytes) bytes each, \(labels.contender) and \(labels.baseline) in ABBA pairs =="
         )
-        let widths = [10, 5, 11, 8, 13, 15, 17]
+        print(
+            cpuNote
+                ?? "   CPU s/GB: process = getrusage (client + in-process server); client = process - server's NIO threads"
+        )
+        let clientWidth = max(11, labels.baseline.count, labels.contender.count)
+        let widths = [10, 5, clientWidth, 8, max(13, labels.ratio.count), 15, 17]
         print(
             row(
-                ["transfer", "pair", "client", "MB/s", "NetLayer/URLS", "CPU s/GB proc", "CPU s/GB client"],
+                ["transfer", "pair", "client", "MB/s", labels.ratio, "CPU s/GB proc", "CPU s/GB client"],
                 widths: widths))
         for output in outputs {
             let ratios = output.pairRatios
@@ -53,7 +66,7 @@ extension Report {
                 print(
                     row(
                         [
-                            output.kind.rawValue, "\(run.pair + 1)", run.client.rawValue,
+                            output.kind.rawValue, "\(run.pair + 1)", labels.name(run.client),
                             fixed(run.megabytesPerSecond, 0),
                             index % 2 == 1 && run.pair < ratios.count ? fixed(ratios[run.pair], 3) : "",
                             fixed(run.processCPUPerGB, 2), fixed(run.clientCPUPerGB, 2),
@@ -61,12 +74,14 @@ extension Report {
             }
         }
         print("")
-        let summaryWidths = [10, 15, 15, 16, 11, 11, 8]
+        let summaryWidths = [
+            10, max(15, labels.baseline.count + 5), max(15, labels.contender.count + 5), 16, 11, 11, 8,
+        ]
         print(
             row(
                 [
-                    "transfer", "URLSession MB/s", "NetLayer MB/s", "ratio (min-max)", "CPU s/GB U",
-                    "CPU s/GB N", "goal",
+                    "transfer", "\(labels.baseline) MB/s", "\(labels.contender) MB/s", "ratio (min-max)",
+                    "CPU s/GB U", "CPU s/GB N", "goal",
                 ],
                 widths: summaryWidths))
         for output in outputs {
@@ -83,8 +98,9 @@ extension Report {
                     ], widths: summaryWidths))
         }
         print(
-            "ratio = median over pairs of NetLayer MB/s ÷ URLSession MB/s; goal ≥ \(fixed(transferRatioGoal, 2)); "
-                + "CPU s/GB = client CPU per GB (U = URLSession, N = NetLayer)")
+            "ratio = median over pairs of \(labels.contender) MB/s ÷ \(labels.baseline) MB/s; "
+                + "goal ≥ \(fixed(transferRatioGoal, 2)); "
+                + "CPU s/GB = client CPU per GB (U = \(labels.baseline), N = \(labels.contender))")
     }
 
     static func transferFields(memory: [MemoryBenchmark.Result], throughput: [TransferBenchmark.Output])

@@ -7,9 +7,10 @@ import NetLayer
 
 // netlayer-bench: request preparation cost, GET+decode throughput of NetLayer against raw
 // URLSession, then transfers (peak RSS and throughput of large uploads and downloads), then
+// NetLayer over AsyncHTTPClient against raw AsyncHTTPClient, then
 // event-stream parsing against mattt/EventSource's parser. See Benchmarks/README.md. Always run in release:
 //   swift run --package-path Benchmarks -c release netlayer-bench [--quick]
-//     [--prep-only|--throughput-only|--transfers-only|--events-only|--json-only|--latency-only]
+//     [--prep-only|--throughput-only|--transfers-only|--events-only|--json-only|--ahc-only|--latency-only]
 
 // A child of the transfer memory benchmark: one transfer in a fresh process (see MemoryBenchmark).
 if CommandLine.arguments.dropFirst().first == "--memory-child" {
@@ -94,7 +95,7 @@ let progress: @Sendable (String) -> Void = { line in
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 var server: BenchServer.Running?
-if config.runThroughput || config.runTransfers || config.runLatency {
+if config.runThroughput || config.runTransfers || config.runLatency || config.runAHC {
     do {
         server = try await BenchServer.start()
     } catch {
@@ -228,6 +229,16 @@ if config.runTransfers, let server {
     }
 }
 
+var ahcFields: [(String, String)] = []
+if config.runAHC, let server {
+    fflush(nil)
+    do {
+        ahcFields = try await AHCBenchmark.run(config, server: server, progress: progress)
+    } catch {
+        fail("AsyncHTTPClient benchmark: \(error)")
+    }
+}
+
 var eventFields: [(String, String)] = []
 if config.runEvents {
     fflush(nil)
@@ -252,5 +263,5 @@ print("")
 print(
     Report.resultLine(
         prep: prep, sequential: sequential, concurrent: concurrent, concurrency: config.concurrency,
-        extra: transferFields + eventFields + jsonFields))
+        extra: transferFields + ahcFields + eventFields + jsonFields))
 exit(0)

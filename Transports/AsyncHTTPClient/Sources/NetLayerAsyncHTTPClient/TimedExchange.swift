@@ -18,7 +18,7 @@ enum TimedExchange {
     static func send(
         _ request: TransportRequest, client: HTTPClient, timeouts: Timeouts, progress: ProgressReporter?
     ) async throws -> TransportResponse {
-        let control = ExchangeControl(timeouts: timeouts)
+        let control = ExchangeControl(timeouts: timeouts, eventLoop: client.eventLoopGroup.any())
         let prepared = RequestConversion.clientRequest(
             request, progress: progress, activity: control.activity)
         let channel = AsyncThrowingChannel<Data, any Error>()
@@ -124,23 +124,33 @@ final class Activity: Sendable {
 
 /// The shared state of one timed exchange: its task, its watchdog, how it ended. Each
 /// continuation and each outcome is settled once, under the lock.
+///
+/// The watchdog is a task scheduled on an event loop for the next limit, which cancelling
+/// removes: a sleeping Swift task would leave its timer behind when cancelled (the global
+/// executor cannot take a delayed job back), to fire and cost CPU a whole idle timeout later,
+/// once for every call that ended in time.
 final class ExchangeControl: Sendable {
     let activity = Activity()
     private let timeouts: Timeouts
+    private let eventLoop: any EventLoop
     private let start = ContinuousClock.now
     private let state = NIOLockedValueBox(State())
 
     private struct State {
         var continuation: CheckedContinuation<HTTPClientResponse, any Error>?
         var task: Task<Void, Never>?
-        var watchdog: Task<Void, Never>?
+        /// The next check, while the exchange is watched.
+        var watchdog: Scheduled<Void>?
         /// Why the exchange was stopped: a timeout's error, or `nil` for a plain cancellation.
         var stopped: (any Error)??
         var complete = false
         var failure: (any Error)?
     }
 
-    init(timeouts: Timeouts) { self.timeouts = timeouts }
+    init(timeouts: Timeouts, eventLoop: any EventLoop) {
+        self.timeouts = timeouts
+        self.eventLoop = eventLoop
+    }
 
     /// Starts the exchange's task and its watchdog; a call cancelled before is failed at once.
     func start(
@@ -151,7 +161,7 @@ final class ExchangeControl: Sendable {
             if state.stopped != nil { return true }
             state.continuation = continuation
             state.task = Task(operation: operation)
-            state.watchdog = Task { await self.watch() }
+            arm(&state, now: .now)
             return false
         }
         if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -214,28 +224,38 @@ final class ExchangeControl: Sendable {
         return ErrorMapping.map(error, url: url)
     }
 
-    /// Sleeps until the next limit, and stops the exchange when one elapsed.
-    private func watch() async {
+    /// Schedules the next check for the next limit (while waiting for the consumer: within the idle
+    /// period). Called under the lock.
+    private func arm(_ state: inout State, now: ContinuousClock.Instant) {
         let total = timeouts.total.map { start + $0 }
-        while !Task.isCancelled {
-            let idle = timeouts.idle.flatMap { activity.idleDeadline($0) }
-            let now = ContinuousClock.now
-            if let total, now >= total {
-                cancel(
-                    because: NetLayerError.timedOut(
-                        reason: "the total deadline of \(Self.seconds(timeouts.total)) elapsed"))
-                return
-            }
-            if let idle, now >= idle {
-                cancel(
-                    because: NetLayerError.timedOut(
-                        reason: "no data for \(Self.seconds(timeouts.idle)) (idle timeout)"))
-                return
-            }
-            // Waiting for the consumer: look again within the idle period.
-            let next =
-                [total, idle ?? timeouts.idle.map { now + $0 }].compactMap { $0 }.min() ?? now + .seconds(1)
-            try? await Task.sleep(until: next, clock: .continuous)
+        let idle = timeouts.idle.flatMap { activity.idleDeadline($0) }
+        let next =
+            [total, idle ?? timeouts.idle.map { now + $0 }].compactMap { $0 }.min() ?? now + .seconds(1)
+        let delay = max(.zero, next - now)
+        state.watchdog = eventLoop.scheduleTask(in: .nanoseconds(delay.nanosecondsClamped)) { [self] in
+            check()
+        }
+    }
+
+    /// The watchdog: stops the exchange when a limit elapsed, else looks again at the next one.
+    private func check() {
+        let now = ContinuousClock.now
+        if let total = timeouts.total, now >= start + total {
+            cancel(
+                because: NetLayerError.timedOut(
+                    reason: "the total deadline of \(Self.seconds(timeouts.total)) elapsed"))
+            return
+        }
+        if let idle = timeouts.idle.flatMap({ activity.idleDeadline($0) }), now >= idle {
+            cancel(
+                because: NetLayerError.timedOut(
+                    reason: "no data for \(Self.seconds(timeouts.idle)) (idle timeout)"))
+            return
+        }
+        state.withLockedValue { state in
+            // Not when the exchange ended or was stopped meanwhile (its watchdog was taken).
+            guard state.watchdog != nil, state.stopped == nil else { return }
+            arm(&state, now: now)
         }
     }
 
