@@ -116,7 +116,8 @@ struct CookieStore: Sendable {
             secure: parsed.secure, httpOnly: parsed.httpOnly, hostOnly: hostOnly, sameSite: parsed.sameSite,
             creation: now)
         // Step 11: a replacement keeps the creation time (and place) of the cookie it replaces.
-        var entries = byDomain[domain] ?? []
+        // Taken out of the dictionary while it changes, so that it is not copied on every store.
+        var entries = byDomain.removeValue(forKey: domain) ?? []
         let existing = entries.firstIndex {
             $0.cookie.name == cookie.name && $0.cookie.path == cookie.path
                 && $0.cookie.hostOnly == cookie.hostOnly
@@ -126,8 +127,8 @@ struct CookieStore: Sendable {
             if let existing {
                 entries.remove(at: existing)
                 count -= 1
-                byDomain[domain] = entries.isEmpty ? nil : entries
             }
+            byDomain[domain] = entries.isEmpty ? nil : entries
             return
         }
         if let existing {
