@@ -30,30 +30,37 @@ struct LinkHeaderParsesInLinearTimeTests {
         return max(.milliseconds(50), fastest * 10)
     }()
 
-    /// The fastest of up to ten runs of `body`, stopping at the first one within the bound or
-    /// after 2 s in all: a first run pays for caches and page faults, and on a loaded machine a run
-    /// may lose its core for a while (70 ms seen at a load average of 11 on two cores). A quadratic
-    /// parser is slow on every run.
+    /// The fastest of up to a hundred runs of `body`, stopping at the first one within the bound or
+    /// after 20 s in all: a first run pays for caches and page faults, and on a loaded machine a run
+    /// may lose its core for a while (70 ms seen at a load average of 11 on two cores; in CI's loaded
+    /// step every test of a parallel run once waited 8 s for a thread, and a 2 s budget was red). A
+    /// quadratic parser is slow on every run: its first run alone outlasts the budget.
     static func fastest(_ body: () -> Void) -> Duration {
         let clock = ContinuousClock()
         let began = clock.now
         var best = Duration.seconds(3600)
-        for _ in 0..<10 {
+        for _ in 0..<100 {
             let start = clock.now
             body()
             best = min(best, clock.now - start)
-            if best < bound || clock.now - began > .seconds(2) { break }
+            if best < bound || clock.now - began > .seconds(20) { break }
         }
         return best
     }
 
-    @Test func anUnclosedTargetFieldParsesInUnder50Milliseconds() throws {
+    /// `fastest(_:)` on a thread of its own (see `offThePool`): the runs hold no thread of the
+    /// cooperative pool, whose timers other tests' bounds depend on.
+    static func fastestOffThePool(_ body: @escaping @Sendable () -> Void) async throws -> Duration {
+        try await offThePool { fastest(body) }
+    }
+
+    @Test func anUnclosedTargetFieldParsesInUnder50Milliseconds() async throws {
         var fields = HeaderFields()
         fields.append("Link", Self.unclosed)
         let base = try #require(URL(string: "http://127.0.0.1/repos"))
-        var links: [WebLink] = []
-        let elapsed = Self.fastest { links = fields.links(relativeTo: base) }
-        #expect(links.isEmpty)
+        let field = fields
+        let elapsed = try await Self.fastestOffThePool { _ = field.links(relativeTo: base) }
+        #expect(fields.links(relativeTo: base).isEmpty)
         #expect(elapsed < Self.bound, "took \(elapsed)")
     }
 
@@ -79,19 +86,23 @@ struct LinkHeaderParsesInLinearTimeTests {
         let elapsed = clock.now - start
         #expect(next == nil && links.isEmpty && last == nil)
         #expect(response.parsedLinks.withLock { $0 } == [])
-        #expect(elapsed < Self.bound, "took \(elapsed)")
+        // One run only (the point is that it is parsed once), so a loaded machine's pause cannot be
+        // retried away: the bound is a tenth of what the quadratic parser took (46.5 s); the other
+        // tests hold the parse itself to `bound`.
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
     }
 
     /// Many well-formed links: at most 100 are read, in time linear in the field.
-    @Test func atMostAHundredLinksAreRead() throws {
+    @Test func atMostAHundredLinksAreRead() async throws {
         var fields = HeaderFields()
         fields.append(
             "Link",
             (0..<3000).map { "<https://api.example.com/r?page=\($0)>; rel=\"p\($0)\"" }.joined(
                 separator: ", "))
         fields.append("Link", "<https://api.example.com/r?page=last>; rel=last")
-        var links: [WebLink] = []
-        let elapsed = Self.fastest { links = fields.links() }
+        let field = fields
+        let elapsed = try await Self.fastestOffThePool { _ = field.links() }
+        let links = fields.links()
         #expect(links.count == 100)
         #expect(links.last?.url.absoluteString == "https://api.example.com/r?page=99")
         #expect(elapsed < Self.bound, "took \(elapsed)")
@@ -110,7 +121,7 @@ struct LinkHeaderParsesInLinearTimeTests {
 
     /// Other hostile shapes stay linear too: unclosed quoted parameters, endless parameters,
     /// a '>' only at the very end.
-    @Test func otherHostileShapesParseQuickly() throws {
+    @Test func otherHostileShapesParseQuickly() async throws {
         let shapes = [
             "<https://a.example/>; title=\"" + String(repeating: "x\\\"", count: 30_000),
             "<https://a.example/>" + String(repeating: ";p", count: 45_000),
@@ -121,7 +132,8 @@ struct LinkHeaderParsesInLinearTimeTests {
         for shape in shapes {
             var fields = HeaderFields()
             fields.append("Link", shape)
-            let elapsed = Self.fastest { _ = fields.links() }
+            let field = fields
+            let elapsed = try await Self.fastestOffThePool { _ = field.links() }
             #expect(elapsed < Self.bound, "\(shape.prefix(20))… took \(elapsed)")
         }
     }
