@@ -1,5 +1,6 @@
 import Foundation
 import NetLayer
+import NetLayerObservability
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -224,10 +225,14 @@ final class CannedClient: Sendable {
 
 /// Diagnostic (`BENCH_OBSERVER`): a ``CallObserver`` on NetLayer's clients, to price observation.
 /// `noop` implements nothing (every event is built and delivered to the protocol's defaults);
-/// `counting` counts every event under a lock, as a metrics bridge would. Unset: no observer,
-/// NetLayer's default.
+/// `counting` counts every event under a lock, as a metrics bridge would; `telemetry` is the
+/// observability package's `TelemetryObserver` over the no-op tracer and metrics (it ignores every
+/// call); `reads-url` reads each call's URL, host and port and ignores the call (what a call cost
+/// such an observer before `CallStarted` built them on demand). Unset: no observer, NetLayer's
+/// default.
 struct BenchObserver: CallObserver {
     let counts: LockedCounts?
+    var readsTheURL = false
 
     final class LockedCounts: @unchecked Sendable {  // guarded by lock
         private let lock = NSLock()
@@ -239,9 +244,16 @@ struct BenchObserver: CallObserver {
         switch ProcessInfo.processInfo.environment["BENCH_OBSERVER"] {
         case "noop": BenchObserver(counts: nil)
         case "counting": BenchObserver(counts: LockedCounts())
+        case "telemetry": TelemetryObserver()
+        case "reads-url": BenchObserver(counts: nil, readsTheURL: true)
         default: nil
         }
     }()
+
+    func callStarted(_ event: CallStarted) -> (any CallObserver)? {
+        guard readsTheURL else { return self }
+        return event.url.isEmpty || event.host.isEmpty || event.port == 0 ? self : nil
+    }
 
     func admissionWaited(_ event: AdmissionWaited) { counts?.add() }
     func attemptStarted(_ event: AttemptStarted, headers: inout AttemptHeaders) { counts?.add() }

@@ -24,22 +24,68 @@ public struct CallID: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// A call is about to run; see ``CallObserver/callStarted(_:)``.
+///
+/// The redacted ``url``, ``host`` and ``port`` are worked out when first read (and then kept): an
+/// observer that ignores the call without reading them (the tracing package over a no-op tracer)
+/// costs the call almost nothing.
 public struct CallStarted: Sendable {
     /// The call.
     public let callID: CallID
     /// Its method.
     public let method: HTTPMethod
     /// The request's URL, redacted (no user info; secret query values and path parts replaced).
-    public let url: String
+    public var url: String { details.values.printedURL }
     /// The target's path template with its tokens unfilled (`/users/:id`): a name for the call that
     /// holds no path-part values, for span names (`GET /users/:id`) and metric labels.
     public let pathTemplate: String
     /// The URL's host (`server.address` in OpenTelemetry's terms).
-    public let host: String
+    public var host: String { details.values.host }
     /// The URL's port, or the scheme's default (80, 443) when it names none (`server.port`).
-    public let port: Int
+    public var port: Int { details.values.port }
     /// When the call started; every ``CallMetrics`` offset counts from here.
     public let start: ContinuousClock.Instant
+    /// The parts above that are worked out on demand.
+    let details: Details
+
+    /// The call's redactor, its URL as printed, host and port: built on first use, once. It holds
+    /// the URL as sent, secrets included, so it reflects as nothing (see `customMirror`).
+    final class Details: Sendable, CustomReflectable {
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        struct Values: Sendable {
+            let redactor: Redactor
+            let printedURL: String
+            let host: String
+            let port: Int
+        }
+
+        private let url: URL
+        private let makeRedactor: @Sendable () -> Redactor
+        private let built = LockedValue<Values?>(nil)
+
+        init(url: URL, makeRedactor: @escaping @Sendable () -> Redactor) {
+            self.url = url
+            self.makeRedactor = makeRedactor
+        }
+
+        /// Whether the values were built (a test's view).
+        var isBuilt: Bool { built.withLock { $0 != nil } }
+
+        /// The values, built by the first caller (outside the lock; a racing second build is
+        /// identical and dropped).
+        var values: Values {
+            if let values = built.withLock({ $0 }) { return values }
+            let redactor = makeRedactor()
+            let values = Values(
+                redactor: redactor, printedURL: redactor.url(url), host: url.host ?? "",
+                port: url.effectivePort)
+            return built.withLock { kept in
+                if let kept { return kept }
+                kept = values
+                return values
+            }
+        }
+    }
 }
 
 /// What a call waited for before an attempt: admission (a server's pause, a concurrency slot, a
@@ -236,4 +282,16 @@ public struct CallFinished: Sendable {
     /// The call's whole timeline: the value ``Response/metrics`` and ``NetLayerError/metrics``
     /// carry.
     public let metrics: CallMetrics
+}
+
+extension CallStarted: CustomReflectable {
+    /// The public fields only (the URL redacted): what `dump` and `print` show.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "callID": callID, "method": method, "url": url, "pathTemplate": pathTemplate, "host": host,
+                "port": port, "start": start,
+            ], displayStyle: .struct)
+    }
 }

@@ -99,27 +99,25 @@ final class ObservedCall: Sendable {
         self.start = start
     }
 
-    /// Tells `observer` the call starts.
+    /// Tells `observer` the call starts. The redactor (built by `makeRedactor`), the printed URL,
+    /// host and port are worked out only when the observer reads them or observes the call.
     /// - Returns: The observation of the call; `nil` when the observer ignores it.
     static func start(
-        _ observer: any CallObserver, request: TransportRequest, pathTemplate: String, redactor: Redactor,
-        start: ContinuousClock.Instant
+        _ observer: any CallObserver, request: TransportRequest, pathTemplate: String,
+        start: ContinuousClock.Instant, makeRedactor: @escaping @Sendable () -> Redactor
     ) -> ObservedCall? {
-        let id = CallID.next()
         let url = request.url
-        let printedURL = redactor.url(url)
-        let host = url.host ?? ""
-        let port = url.effectivePort
+        let details = CallStarted.Details(url: url, makeRedactor: makeRedactor)
         let event = CallStarted(
-            callID: id, method: request.method, url: printedURL, pathTemplate: pathTemplate, host: host,
-            port: port, start: start)
+            callID: CallID.next(), method: request.method, pathTemplate: pathTemplate, start: start,
+            details: details)
         guard let receiver = observer.callStarted(event) else { return nil }
+        let values = details.values
         return ObservedCall(
-            observer: receiver, id: id,
+            observer: receiver, id: event.callID,
             start: Start(
-                redactor: redactor, headers: request.headerFields, url: url, printedURL: printedURL,
-                host: host,
-                port: port))
+                redactor: values.redactor, headers: request.headerFields, url: url,
+                printedURL: values.printedURL, host: values.host, port: values.port))
     }
 
     /// `url`'s host and port (the call's own, worked out once, when it is the call's URL).

@@ -171,15 +171,17 @@ enum CallRunner {
         } else {
             let observer = options.observer.map(\.observer) ?? resource.options.observer
             let observed = observer.flatMap { observer in
-                // Redacted as its first attempt will be when nothing adds headers on the way.
-                var sent = prepared
-                sent.headers.merge(prepared.request.headerFields)
-                sent.sentHeaderBlocks = [prepared.request.headerFields]
+                let pathParts = spec.pathParts
+                let redaction = resource.options.redaction
                 return ObservedCall.start(
-                    observer, request: prepared.request, pathTemplate: spec.path,
-                    redactor: Redactor(
-                        sent, pathParts: spec.pathParts, redaction: resource.options.redaction),
-                    start: start)
+                    observer, request: prepared.request, pathTemplate: spec.path, start: start
+                ) {
+                    // Redacted as its first attempt will be when nothing adds headers on the way.
+                    var sent = prepared
+                    sent.headers.merge(prepared.request.headerFields)
+                    sent.sentHeaderBlocks = [prepared.request.headerFields]
+                    return Redactor(sent, pathParts: pathParts, redaction: redaction)
+                }
             }
             record = AttemptRecord(prepared.request, start: start, observed: observed)
             owner?.record = record

@@ -74,6 +74,47 @@ extension WireTests {
             #expect(own.lines.count == 5)
         }
 
+        /// An observer that ignores a call without reading its URL (the tracing package over a
+        /// no-op tracer and metrics) costs no redaction: the redactor, the printed URL and the host
+        /// are built only when read. One that reads them gets the redacted URL.
+        @Test func anObserverThatIgnoresTheCallCostsNoRedaction() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in .text("hello") }
+            let ignoring = IgnoringObserver(readsTheURL: false)
+            var options = ResourceOptions()
+            options.observer = ignoring
+            let api = ResilientAPI(server: server, options: options)
+            _ = try await api.target(path).makeExecutor(params: ["token": "s3cret"]).response()
+            let unread = try #require(ignoring.events.withLock { $0 }.first)
+            #expect(!unread.details.isBuilt)
+            // The event holds the URL as sent until it is read, and still prints it redacted.
+            var dumped = ""
+            dump(unread, to: &dumped)
+            #expect(!dumped.contains("s3cret") && dumped.contains("token=<redacted>"), "\(dumped)")
+
+            let reading = IgnoringObserver(readsTheURL: true)
+            let secret = try await api.target(path).makeExecutor(params: ["token": "s3cret"])
+                .observer(reading).response()
+            #expect(secret.statusCode == 200)
+            let read = try #require(reading.events.withLock { $0 }.first)
+            #expect(read.details.isBuilt)
+            #expect(read.url.hasPrefix("http://127.0.0.1:\(server.port)/") && !read.url.contains("s3cret"))
+            #expect(read.host == "127.0.0.1" && read.port == server.port)
+        }
+
+        /// Keeps every `CallStarted` and ignores the call (returns `nil`), reading its URL or not.
+        final class IgnoringObserver: CallObserver {
+            let readsTheURL: Bool
+            let events = LockedValue<[CallStarted]>([])
+            init(readsTheURL: Bool) { self.readsTheURL = readsTheURL }
+            func callStarted(_ event: CallStarted) -> (any CallObserver)? {
+                if readsTheURL { _ = event.url }
+                events.withLock { $0.append(event) }
+                return nil
+            }
+        }
+
         @Test func aRetryAfter503IsASecondAttemptAfterTheRetryDelay() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

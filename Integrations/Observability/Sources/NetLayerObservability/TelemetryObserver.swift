@@ -31,7 +31,8 @@ import Tracing
 ///
 /// The tracer and the metrics factory are the ones bootstrapped (`InstrumentationSystem`,
 /// `MetricsSystem`) when the call starts, unless given here. With a no-op tracer and a no-op
-/// metrics factory, nothing is recorded and nothing is allocated per call.
+/// metrics factory, each call is ignored without reading its URL: nothing is redacted, recorded or
+/// allocated for it here.
 public struct TelemetryObserver: CallObserver {
     /// What is recorded and how spans are named.
     public struct Configuration: Sendable {
