@@ -7,7 +7,10 @@ enum CacheValidation {
     /// The precondition fields for a request validating `stored` (the stored responses for the
     /// target, every variant, oldest first) (§4.3.1):
     /// - `If-None-Match` lists the `ETag` of every stored response that has a well-formed one, each
-    ///   once, at most ``maximumETags`` (cache-tests `conditional-etag-vary-headers`, required);
+    ///   once, at most ``maximumETags`` (§4.3.1 "all stored responses"; cache-tests
+    ///   `conditional-etag-vary-headers-mismatch`, "check"). The request's own fields, its `Vary`
+    ///   selecting fields included, go with them unchanged (`conditional-etag-vary-headers`, required:
+    ///   the stage's concern);
     /// - `If-Modified-Since` carries the `Last-Modified` of the most recent stored response, only
     ///   when one response is stored and it has no `ETag` (§4.3.1 "SHOULD send the entity tag";
     ///   an `If-Modified-Since` beside `If-None-Match` is ignored by servers, RFC 9110 §13.1.3),
@@ -90,7 +93,8 @@ enum CacheValidation {
         for field in incoming where replaced.contains(field.name.lowercased()) {
             result.append(field.name, field.value)
         }
-        return result
+        // A `no-cache="…"` or `Connection` the 304 brought applies to the updated head too.
+        return Storability.storedHeaders(result)
     }
 }
 

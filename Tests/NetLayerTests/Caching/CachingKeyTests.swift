@@ -94,6 +94,13 @@ struct CachingKeyTests {
         #expect(!one.isAnonymous && one != two)
     }
 
+    @Test(.tags(.hardening)) func credentialFieldsPartitionEvenWhenNothingIsRedacted() {
+        let headers = F.fields(("Authorization", "Bearer a"))
+        let partition = CredentialPartition(headers: headers, redaction: .none, salt: salt)
+        #expect(!partition.isAnonymous)
+        #expect(partition == CredentialPartition(headers: headers, redaction: Redaction(), salt: salt))
+    }
+
     @Test func theDigestDependsOnTheSaltAndHidesTheValue() {
         let headers = F.fields(("Authorization", "Bearer secret-token"))
         let salted = CredentialPartition(headers: headers, redaction: Redaction(), salt: salt)

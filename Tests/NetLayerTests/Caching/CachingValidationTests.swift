@@ -14,7 +14,8 @@ struct CachingValidationTests {
     }
 
     @Test func ifNoneMatchCarriesEveryStoredETag_rfc9111_4_3_1() {
-        // conditional-etag-strong-generate, -weak-generate-weak ("optimal"), -vary-headers (required).
+        // conditional-etag-strong-generate, -weak-generate-weak ("optimal"); all variants' tags:
+        // conditional-etag-vary-headers-mismatch ("check").
         #expect(
             conditional(F.fields(("ETag", #""abc""#), ("Last-Modified", lastModified))) == [
                 #"If-None-Match: "abc""#
@@ -102,6 +103,15 @@ struct CachingValidationTests {
         #expect(updated["Content-Foo"] == "new")
         #expect(updated["X-Untouched"] == "1")
         #expect(updated["Connection"] == nil && updated["Keep-Alive"] == nil)
+    }
+
+    @Test func aNoCacheFieldListBroughtBy304AppliesToTheUpdatedHead_rfc9111_5_2_2_4() {
+        let stored = F.fields(("Cache-Control", "max-age=60"), ("X-Private", "1"), ("ETag", #""a""#))
+        let notModified = F.fields(("Cache-Control", #"max-age=60, no-cache="X-Private""#), ("ETag", #""a""#))
+        let updated = CacheValidation.updatedHeaders(stored, with: notModified)
+        #expect(updated["X-Private"] == nil)
+        #expect(updated.values(for: "Cache-Control") == [#"max-age=60, no-cache="X-Private""#])
+        #expect(updated["ETag"] == #""a""#)
     }
 
     @Test func entityTagsParseStrictly_rfc9110_8_8_3() {
