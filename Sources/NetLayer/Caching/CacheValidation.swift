@@ -66,6 +66,21 @@ enum CacheValidation {
         return []
     }
 
+    /// Whether a 200 response to HEAD may freshen a stored GET response (§4.3.5): it carries a
+    /// validator (`ETag`, `Last-Modified`), each it carries equals the stored one, and its
+    /// `Content-Length`, when present, equals the stored one. When `false` the caller should
+    /// consider the stored response stale. When `true` it merges with ``updatedHeaders(_:with:)``.
+    /// cache-tests updateHead.mjs (`head-200-*`, "check").
+    static func headResponseFreshens(_ head: HeaderFields, stored: HeaderFields) -> Bool {
+        let validators = ["ETag", "Last-Modified"].filter { head[$0] != nil }
+        guard !validators.isEmpty else { return false }
+        for name in validators + (head["Content-Length"] == nil ? [] : ["Content-Length"])
+        where head[name] != stored[name] {
+            return false
+        }
+        return true
+    }
+
     /// Fields a 304 (or a HEAD response) never replaces in a stored response (§3.2):
     /// `Content-Length` (cache-tests `304-etag-update-response-Content-Length`, required "must
     /// not"), the hop-by-hop fields (never stored, §3.1), and the fields the stored body depends

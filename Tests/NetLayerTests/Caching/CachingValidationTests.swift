@@ -114,6 +114,20 @@ struct CachingValidationTests {
         #expect(updated["ETag"] == #""a""#)
     }
 
+    @Test func aHEADResponseFreshensOnlyWithMatchingValidatorsAndLength_rfc9111_4_3_5() {
+        let stored = F.fields(("ETag", #""a""#), ("Last-Modified", lastModified), ("Content-Length", "10"))
+        #expect(CacheValidation.headResponseFreshens(F.fields(("ETag", #""a""#)), stored: stored))
+        #expect(
+            CacheValidation.headResponseFreshens(
+                F.fields(("Last-Modified", lastModified), ("Content-Length", "10")), stored: stored))
+        #expect(!CacheValidation.headResponseFreshens(F.fields(("ETag", #""b""#)), stored: stored))
+        #expect(
+            !CacheValidation.headResponseFreshens(
+                F.fields(("ETag", #""a""#), ("Content-Length", "11")), stored: stored))
+        #expect(!CacheValidation.headResponseFreshens(F.fields(("Content-Length", "10")), stored: stored))
+        #expect(!CacheValidation.headResponseFreshens(F.fields(("ETag", #""a""#)), stored: HeaderFields()))
+    }
+
     @Test func entityTagsParseStrictly_rfc9110_8_8_3() {
         #expect(EntityTag(parsing: #" "x" "#)?.opaque == #""x""#)
         #expect(EntityTag(parsing: #"W/"x""#)?.isWeak == true)
