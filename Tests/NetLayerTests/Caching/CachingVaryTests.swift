@@ -35,7 +35,8 @@ struct CachingVaryTests {
         #expect(stored?.matches(F.fields(("FOO", "1"), ("bar", "2"))) == true)  // vary-2-match
         #expect(stored?.matches(F.fields(("Foo", "1"), ("Bar", "3"))) == false)  // vary-2-no-match
         #expect(stored?.matches(F.fields(("Foo", "1"))) == false)  // vary-2-match-omit
-        #expect(stored?.matches(F.fields(("Bar", "2"), ("Foo", "1"))) == true)  // vary-3-order: order of fields is free
+        // vary-3-order: the order of the request's fields is free.
+        #expect(stored?.matches(F.fields(("Bar", "2"), ("Foo", "1"))) == true)
     }
 
     @Test func anAbsentFieldOnlyMatchesAnAbsentField() {
