@@ -18,7 +18,7 @@ enum CacheValidation {
     static func conditionalHeaders(for stored: [HeaderFields]) -> [(name: String, value: String)] {
         var tags: [String] = []
         for headers in stored {
-            guard let tag = headers["ETag"].map(EntityTag.init(parsing:)) ?? nil,
+            guard let tag = headers["ETag"].flatMap(EntityTag.init(parsing:)),
                 !tags.contains(tag.text)
             else { continue }
             if tags.count == maximumETags { break }
@@ -41,10 +41,10 @@ enum CacheValidation {
     /// - else, with no validator, the single stored response when it has none either;
     /// - otherwise nothing: the 304 updates nothing, and the caller refetches.
     static func selectedForUpdate(by notModified: HeaderFields, among stored: [HeaderFields]) -> [Int] {
-        let tag = notModified["ETag"].map(EntityTag.init(parsing:)) ?? nil
+        let tag = notModified["ETag"].flatMap(EntityTag.init(parsing:))
         if let tag, !tag.isWeak {
             return stored.indices.filter { index in
-                guard let other = stored[index]["ETag"].map(EntityTag.init(parsing:)) ?? nil else {
+                guard let other = stored[index]["ETag"].flatMap(EntityTag.init(parsing:)) else {
                     return false
                 }
                 return !other.isWeak && other.opaque == tag.opaque
@@ -52,7 +52,7 @@ enum CacheValidation {
         }
         if let tag {
             let match = stored.indices.last { index in
-                (stored[index]["ETag"].map(EntityTag.init(parsing:)) ?? nil)?.opaque == tag.opaque
+                (stored[index]["ETag"].flatMap(EntityTag.init(parsing:)))?.opaque == tag.opaque
             }
             return match.map { [$0] } ?? []
         }

@@ -11,6 +11,9 @@ enum Invalidation {
     /// cache-tests `invalidate-*` ("check" for Location and Content-Location; `-failed`: a 500
     /// invalidates nothing). Only the first line of each field is read; an unparsable reference is
     /// skipped.
+    ///
+    /// The caller invalidates these URIs in every credential partition: the change an unsafe request
+    /// made is seen by every user of the resource, not only the one who made it.
     static func invalidatedURIs(
         method: HTTPMethod, status: Int, requestURL: URL, responseHeaders: HeaderFields
     )

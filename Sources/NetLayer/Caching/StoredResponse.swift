@@ -50,6 +50,12 @@ struct StoredResponse: Sendable, Hashable {
         Freshness.currentAge(headers: headers, requestTime: requestTime, responseTime: responseTime, now: now)
     }
 
+    /// Seconds of freshness left at `now`: negative when stale (RFC 9211 `Cache-Status` `ttl`).
+    func timeToLive(at now: Date) -> Double { freshness.lifetime - age(at: now) }
+
+    /// Whether it is fresh at `now` (§4.2: its age is less than its lifetime).
+    func isFresh(at now: Date) -> Bool { timeToLive(at: now) > 0 }
+
     /// What may be done with it for a request sending `requestHeaders` at `now`; `nil` when the
     /// request's selecting fields differ (§4.1: another variant, or a miss).
     func reuse(for requestHeaders: HeaderFields, at now: Date) -> CacheReuse? {

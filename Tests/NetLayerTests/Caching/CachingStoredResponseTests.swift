@@ -71,6 +71,15 @@ struct CachingStoredResponseTests {
         #expect(aged.headers["Age"] == "7")
     }
 
+    @Test func timeToLiveIsNegativeOnceStale_rfc9211_ttl() throws {
+        let entry = try stored(store(("Cache-Control", "max-age=10")))
+        // Age at t0 is the one second of response delay.
+        #expect(entry.timeToLive(at: F.t0) == 9)
+        #expect(entry.isFresh(at: F.at(8.5)))
+        #expect(entry.timeToLive(at: F.at(20)) == -11)
+        #expect(!entry.isFresh(at: F.at(9)))
+    }
+
     @Test(.tags(.hardening)) func aHugeAgeIsServedCapped() throws {
         let entry = try stored(store(("Cache-Control", "max-age=60"), ("Age", "99999999999999999999")))
         #expect(entry.servedHeaders(at: F.at(100))["Age"] == "2147483648")
