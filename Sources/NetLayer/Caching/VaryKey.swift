@@ -5,8 +5,10 @@
 /// both requests lack the field or both carry it with the same normalised value. Normalisation:
 /// the field lines are combined into one list (RFC 9110 §5.3), and each member is trimmed of
 /// whitespace, so `Foo: 1` + `Foo: 2` equals `Foo: 1, 2` equals `Foo:  1 ,2 ` (cache-tests
-/// `vary-normalise-combine`, `vary-normalise-space`, "optimal"). Case and order of members are kept
-/// (`vary-normalise-lang-*` are not attempted). `*` never matches (§4.1, `vary-syntax-*`, required).
+/// `vary-normalise-combine`, `vary-normalise-space`, "optimal"). Case and order of members count,
+/// but in the `Accept-Language`, `-Encoding` and `-Charset` fields (``unorderedCaseInsensitive``);
+/// `vary-normalise-lang-select` (choosing by `Content-Language`) is not attempted. `*` never
+/// matches (§4.1, `vary-syntax-*`, required).
 ///
 /// Bounded: at most ``maximumNames`` names; a longer `Vary` is ``Parsed/invalid`` and the
 /// response is not stored, so 10,000 names cost one scan.
@@ -70,6 +72,18 @@ struct VaryKey: Sendable, Hashable {
         let values = headers.values(for: name)
         guard !values.isEmpty else { return nil }
         let (members, _) = FieldList.elements(values, limit: Int.max)
-        return members.joined(separator: ",")
+        guard unorderedCaseInsensitive.contains(name) else { return members.joined(separator: ",") }
+        return members.map { member in
+            String(String.UnicodeScalarView(member.unicodeScalars.filter { $0 != " " && $0 != "\t" }))
+                .lowercased()
+        }.sorted().joined(separator: ",")
     }
+
+    /// Fields whose members are case-insensitive tokens with weights, so that neither their case,
+    /// their order nor the whitespace inside a member changes what they select: `en, de` equals
+    /// `De, EN` equals `de;q=1.0 , en` up to the spaces (cache-tests `vary-normalise-lang-order`,
+    /// `-lang-case`, `-lang-space`, "optimal"). Lower-case names.
+    static let unorderedCaseInsensitive: Set<String> = [
+        "accept-language", "accept-encoding", "accept-charset",
+    ]
 }

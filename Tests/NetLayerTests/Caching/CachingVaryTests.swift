@@ -55,12 +55,24 @@ struct CachingVaryTests {
         #expect(stored?.matches(F.fields(("Foo", "1"), ("Foo", "2"))) == true)
         #expect(stored?.matches(F.fields(("Foo", " 1 ,  2 "))) == true)
         #expect(stored?.matches(F.fields(("Foo", "2, 1"))) == false)
-        // vary-normalise-lang-case / -lang-order ("optimal") are not attempted: case and order count.
-        #expect(
-            key(vary: "Accept-Language", request: F.fields(("Accept-Language", "en, de")))?
-                .matches(F.fields(("Accept-Language", "eN, De"))) == false)
+        // Elsewhere case counts.
+        #expect(stored?.matches(F.fields(("foo", "1, 2"))) == true)
+        #expect(key(vary: "X", request: F.fields(("X", "a")))?.matches(F.fields(("X", "A"))) == false)
         // A comma inside a quoted-string is not a member boundary.
         #expect(VaryKey.normalisedValue(of: "x", in: F.fields(("X", #"a, "b , c""#))) == #"a,"b , c""#)
+    }
+
+    @Test func acceptLanguageAndEncodingIgnoreCaseOrderAndSpaces() {
+        // vary-normalise-lang-order, -lang-case, -lang-space ("optimal").
+        let stored = key(vary: "Accept-Language", request: F.fields(("Accept-Language", "en, de")))
+        #expect(stored?.matches(F.fields(("Accept-Language", "de, en"))) == true)
+        #expect(stored?.matches(F.fields(("Accept-Language", "eN, De"))) == true)
+        #expect(stored?.matches(F.fields(("Accept-Language", " en ,   de"))) == true)
+        #expect(stored?.matches(F.fields(("Accept-Language", "en, fr"))) == false)
+        // A weight stays with its member.
+        let weighted = key(vary: "Accept-Encoding", request: F.fields(("Accept-Encoding", "gzip;q=0.5, br")))
+        #expect(weighted?.matches(F.fields(("accept-encoding", "BR, gzip; q=0.5"))) == true)
+        #expect(weighted?.matches(F.fields(("accept-encoding", "br;q=0.5, gzip"))) == false)
     }
 
     @Test(.tags(.hardening)) func aVaryOfTenThousandNamesIsRefusedInOneScan() {
