@@ -11,8 +11,8 @@ enum CacheValidation {
     ///   `conditional-etag-vary-headers-mismatch`, "check"). The request's own fields, its `Vary`
     ///   selecting fields included, go with them unchanged (`conditional-etag-vary-headers`, required:
     ///   the stage's concern);
-    /// - `If-Modified-Since` carries the `Last-Modified` of the most recent stored response, only
-    ///   when one response is stored and it has no `ETag` (§4.3.1 "SHOULD send the entity tag";
+    /// - `If-Modified-Since` carries the `Last-Modified` of the stored response when exactly one is
+    ///   stored and no stored response has a usable `ETag` (§4.3.1 "SHOULD send the entity tag";
     ///   an `If-Modified-Since` beside `If-None-Match` is ignored by servers, RFC 9110 §13.1.3),
     ///   copied as received and only when it is an HTTP-date. `Date` is never used.
     static func conditionalHeaders(for stored: [HeaderFields]) -> [(name: String, value: String)] {
