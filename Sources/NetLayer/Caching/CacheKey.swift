@@ -23,6 +23,20 @@ struct CacheKey: Sendable, Hashable {
         self.partition = partition
     }
 
+    /// A name for the entry that reveals neither the URI (its query may hold a secret param) nor
+    /// the credentials: HMAC-SHA-256 under `salt` of the URI digest and the partition, in hex. For a
+    /// disk store's file names and an index that must not hold secrets in the clear.
+    func digest(salt: CredentialPartition.Salt) -> String {
+        let message = Array((Self.uriDigest(uri, salt: salt) + "|" + partition.digest).utf8)
+        return CredentialPartition.hex(SHA256.authenticationCode(key: salt.bytes, message: message))
+    }
+
+    /// HMAC-SHA-256 under `salt` of a normalised URI, in hex: what an index keyed by URI holds, so
+    /// that invalidation (§4.4) finds every partition's entries for a URI without storing the URI.
+    static func uriDigest(_ uri: String, salt: CredentialPartition.Salt) -> String {
+        CredentialPartition.hex(SHA256.authenticationCode(key: salt.bytes, message: Array(uri.utf8)))
+    }
+
     /// `url` as a cache compares it (RFC 9110 §4.2.3): scheme and host lower-cased, the scheme's
     /// default port left out, an empty path as `/`, the fragment dropped (it is never sent); the
     /// path and query otherwise byte for byte. Secret query params stay in it: a disk store names
@@ -114,6 +128,11 @@ struct CredentialPartition: Sendable, Hashable {
             }
         }
         let code = SHA256.authenticationCode(key: salt.bytes, message: message)
-        digest = code.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        digest = Self.hex(code)
+    }
+
+    /// Lower-case hex of `bytes`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

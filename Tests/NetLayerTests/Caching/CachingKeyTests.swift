@@ -101,6 +101,25 @@ struct CachingKeyTests {
         #expect(partition == CredentialPartition(headers: headers, redaction: Redaction(), salt: salt))
     }
 
+    @Test(.tags(.hardening)) func entryDigestsHideTheURIAndTheCredentials() throws {
+        let url = try #require(URL(string: "https://api.example/a?api_key=s3cr3t"))
+        let alice = CacheKey(
+            url: url, headers: F.fields(("Authorization", "Bearer alice")), redaction: Redaction(), salt: salt
+        )
+        let bob = CacheKey(
+            url: url, headers: F.fields(("Authorization", "Bearer bob")), redaction: Redaction(), salt: salt)
+        #expect(alice.digest(salt: salt).count == 64)
+        #expect(!alice.digest(salt: salt).contains("s3cr3t"))
+        #expect(alice.digest(salt: salt) != bob.digest(salt: salt))
+        #expect(alice.digest(salt: salt) == alice.digest(salt: salt))
+        #expect(alice.digest(salt: salt) != alice.digest(salt: .init(bytes: [9])))
+        // One URI digest for every partition, for invalidation.
+        #expect(CacheKey.uriDigest(alice.uri, salt: salt) == CacheKey.uriDigest(bob.uri, salt: salt))
+        #expect(
+            CacheKey.uriDigest(alice.uri, salt: salt)
+                != CacheKey.uriDigest("https://api.example/b", salt: salt))
+    }
+
     @Test func theDigestDependsOnTheSaltAndHidesTheValue() throws {
         let headers = F.fields(("Authorization", "Bearer secret-token"))
         let salted = CredentialPartition(headers: headers, redaction: Redaction(), salt: salt)
