@@ -17,20 +17,7 @@ enum RetryAfter {
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
-    /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
-    static func httpDate(_ text: String) -> Date? {
-        for format in [
-            "EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy",
-        ] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(secondsFromGMT: 0)
-            formatter.dateFormat = format
-            // asctime pads a one-digit day with a second space.
-            let spaced =
-                format.hasPrefix("EEE MMM") ? text.split(separator: " ").joined(separator: " ") : text
-            if let date = formatter.date(from: spaced) { return date }
-        }
-        return nil
-    }
+    /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept
+    /// (``HTTPDate``, the one HTTP-date parser).
+    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text) }
 }
