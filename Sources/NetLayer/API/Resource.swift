@@ -78,7 +78,7 @@ open class Resource: @unchecked Sendable {
     ///     ``NetLayerError/Code/invalidValue``). Default `nil`.
     ///   - transport: Default: a new ``URLSessionTransport`` with
     ///     ``URLSessionTransport/defaultConfiguration``, owned by this resource.
-    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:)``.
+    ///   - options: Default ``ResourceOptions/init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:cache:)``.
     public init(
         protocol scheme: URLScheme = .https,
         domain: String,

@@ -14,7 +14,7 @@ import Foundation
 /// }
 /// ```
 /// Every property, its type and default are listed in `Docs/Guide.md` ("Resource options"). The
-/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:)``
+/// memberwise ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:cache:)``
 /// works too, but takes its arguments in that fixed order.
 public struct ResourceOptions: Sendable {
     /// Encodes ``Body/json(_:)`` bodies. Default ``ResourceOptions/defaultEncoder``.
@@ -80,6 +80,11 @@ public struct ResourceOptions: Sendable {
     /// call, over any transport; resources given the same jar share their cookies. Default `nil`:
     /// no cookie is kept or sent (but a `Cookie` header you set), and nothing is added to a call.
     public var cookieJar: CookieJar?
+    /// Answers the resource's collected calls from a private HTTP cache (RFC 9111) while their
+    /// responses are fresh, and revalidates them when they are not; see ``HTTPCache``. Resources
+    /// given the same cache share it (entries stay partitioned by credential). Default `nil`:
+    /// nothing is cached.
+    public var cache: HTTPCache?
 
     /// The default ``maximumResponseSize``: 64 MiB, far above an API response and far below a
     /// device's memory. Larger bodies belong to `download(to:)` or `stream()`.
@@ -124,7 +129,8 @@ public struct ResourceOptions: Sendable {
         authentication: Authentication? = nil,
         maximumResponseSize: Int? = ResourceOptions.defaultMaximumResponseSize,
         observer: (any CallObserver)? = nil,
-        cookieJar: CookieJar? = nil
+        cookieJar: CookieJar? = nil,
+        cache: HTTPCache? = nil
     ) {
         self.encoder = encoder
         self.decoder = decoder
@@ -145,6 +151,7 @@ public struct ResourceOptions: Sendable {
         self.maximumResponseSize = maximumResponseSize
         self.observer = observer
         self.cookieJar = cookieJar
+        self.cache = cache
     }
 
 }

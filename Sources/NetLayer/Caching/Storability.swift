@@ -19,9 +19,6 @@ enum Storability {
         /// `must-understand` with a status code whose caching rules this cache does not know
         /// (§5.2.2.3; cache-tests `status-599-must-understand`, required).
         case statusNotUnderstood
-        /// The request had `Authorization` and the response has neither `public`,
-        /// `must-revalidate` nor `s-maxage` (§3.5).
-        case authorization
         /// No explicit freshness, no `public`/`private`, and a status that is not heuristically
         /// cacheable (§3 last bullet).
         case noPermission
@@ -67,11 +64,9 @@ enum Storability {
             return .responseNoStore
         }
         if status == 206 { return .partialContent }
-        if requestHeaders["Authorization"] != nil,
-            !(response.isPublic || response.mustRevalidate || response.hasSharedMaxAge)
-        {
-            return .authorization
-        }
+        // §3.5's rule for requests with `Authorization` binds shared caches only: this private
+        // cache stores such responses in the partition of the credentials they were fetched with
+        // (CacheKey), so they are never served to another user.
         guard case .names = VaryKey.parse(responseHeaders) else { return .vary }
         let permitted =
             response.isPublic || response.isPrivate || response.maxAge != nil

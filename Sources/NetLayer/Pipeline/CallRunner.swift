@@ -204,6 +204,7 @@ enum CallRunner {
                 timeouts: prepared.timeouts, progress: progress, streamsResponse: streams),
             deadline: prepared.timeouts.total.map { start.advanced(by: $0) })
         context.call = call
+        context.collects = !streams || collectLimit != nil
         let response: TransportResponse
         do {
             response = try await pipeline.run(prepared.request, context: context)

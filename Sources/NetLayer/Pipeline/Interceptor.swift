@@ -64,6 +64,9 @@ public struct InterceptorContext: Sendable {
     /// Set for the hops after a redirect: the transport stage counts an attempt only on its
     /// first hop.
     var isFollowUpHop = false
+    /// The consumer collects the whole body (`execute`, `response`, the decoding verbs), rather
+    /// than streaming or downloading it: only such calls use the resource's cache.
+    var collects = false
 
     /// Creates a context (for testing an interceptor on its own).
     /// - Parameters:

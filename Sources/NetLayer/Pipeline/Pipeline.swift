@@ -18,7 +18,8 @@ protocol Stage: Sendable {
 ///
 /// Order, outer to inner: retry ▸ deadline ▸ the resource's interceptors ▸ the target's and the
 /// call's ▸ authentication ▸ redirects ▸ cookies (inside the redirects, so each hop gets the
-/// cookies of its own URL and stores its own `Set-Cookie`), and then always the transport stage
+/// cookies of its own URL and stores its own `Set-Cookie`) ▸ the cache (each hop looked up with the
+/// credentials it carries), and then always the transport stage
 /// (admission, the transport, the limiter watching the head). A call with no policies has an empty list: the
 /// transport stage alone. That is the fast path: a property of the list, not a second copy of the
 /// logic.
@@ -42,7 +43,7 @@ struct Pipeline: Sendable {
     ///   - cookies: The resource's cookie jar.
     init(
         retries: Bool, interceptors: [any Interceptor], authentication: Authentication?, redirects: Bool,
-        cookies: CookieJar? = nil
+        cookies: CookieJar? = nil, cache: HTTPCache? = nil
     ) {
         var stages: [any Stage] = []
         if retries { stages.append(RetryStage()) }
@@ -52,6 +53,7 @@ struct Pipeline: Sendable {
         if let authentication { stages.append(AuthenticationStage(authentication: authentication)) }
         if redirects { stages.append(RedirectStage()) }
         if let cookies { stages.append(CookieStage(jar: cookies)) }
+        if let cache { stages.append(CacheStage(cache: cache)) }
         self.stages = stages
         changesHeaders = !interceptors.isEmpty || authentication != nil || cookies != nil
     }
@@ -62,7 +64,7 @@ struct Pipeline: Sendable {
         self.init(
             retries: !options.retryPolicy.isNone, interceptors: options.interceptors,
             authentication: options.authentication, redirects: options.redirects.maximum > 0,
-            cookies: options.cookieJar)
+            cookies: options.cookieJar, cache: options.cache)
     }
 
     /// The pipeline a call with `options` runs: the resource's, unless the call changes it.
@@ -74,7 +76,7 @@ struct Pipeline: Sendable {
         return Pipeline(
             retries: !policy.isNone, interceptors: own.interceptors + options.interceptors,
             authentication: own.authentication, redirects: options.redirectPolicy.maximum > 0,
-            cookies: own.cookieJar)
+            cookies: own.cookieJar, cache: own.cache)
     }
 
     /// Runs `request` through the stages and the transport.

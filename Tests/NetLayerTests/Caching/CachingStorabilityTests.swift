@@ -75,9 +75,11 @@ struct CachingStorabilityTests {
         #expect(reason(("Cache-Control", "no-cache")) == nil)
     }
 
-    @Test func authorizationNeedsPublicMustRevalidateOrSMaxage_rfc9111_3_5() {
+    /// §3.5 binds shared caches only; the credentials choose the entry's partition instead.
+    @Test func aPrivateCacheStoresResponsesToAuthorizedRequests_rfc9111_3_5() {
         let request = F.fields(("Authorization", "Bearer t"))
-        #expect(reason(request: request, ("Cache-Control", "max-age=60")) == .authorization)
+        #expect(reason(request: request, ("Cache-Control", "max-age=60")) == nil)
+        #expect(reason(request: request, ("Cache-Control", "private, max-age=60")) == nil)
         #expect(reason(request: request, ("Cache-Control", "max-age=60, public")) == nil)
         #expect(reason(request: request, ("Cache-Control", "max-age=60, must-revalidate")) == nil)
         #expect(reason(request: request, ("Cache-Control", "s-maxage=60")) == nil)

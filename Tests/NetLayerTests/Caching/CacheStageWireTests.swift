@@ -1,0 +1,166 @@
+import Foundation
+import NetLayerTesting
+import Testing
+
+@testable import NetLayer
+
+extension WireTests {
+    /// Issue 28: the cache as a stage of the pipeline, checked by what the server received and
+    /// what each call answered.
+    @Suite("Caching: the cache stage over the wire")
+    struct CacheStageWireTests {
+        static let server = TestServerPool.make()
+
+        func api(_ server: TestServer, cache: HTTPCache) -> TestAPI {
+            TestAPI(server: server, options: ResourceOptions { $0.cache = cache })
+        }
+
+        func answer(_ body: String, _ headers: (String, String)...) -> TestResponse {
+            TestResponse(status: 200, headers: headers, body: Data(body.utf8))
+        }
+
+        @Test func aFreshResponseIsServedFromTheCacheWithItsAge() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in self.answer("one", ("Cache-Control", "max-age=3600")) }
+            let api = api(server, cache: HTTPCache())
+            let first = try await api.target(path).makeExecutor().response()
+            let second = try await api.target(path).makeExecutor().response()
+            #expect(server.requests(path: path).count == 1)
+            #expect(first.data == Data("one".utf8) && second.data == Data("one".utf8))
+            #expect(first.headerFields["Cache-Status"] == "NetLayer; fwd=uri-miss; fwd-status=200; stored")
+            #expect(second.headerFields["Cache-Status"]?.hasPrefix("NetLayer; hit; ttl=") == true)
+            #expect(second.headerFields["Age"] != nil && second.statusCode == 200)
+        }
+
+        @Test func aStaleResponseIsRevalidatedAndA304ServesTheStoredBody() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                if request.header("If-None-Match") == "\"v1\"" {
+                    return TestResponse(
+                        status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=0"), ("X-Fresh", "yes")],
+                        body: Data())
+                }
+                return self.answer("stored body", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            let second = try await api.target(path).makeExecutor().response()
+            let requests = server.requests(path: path)
+            #expect(requests.count == 2)
+            #expect(requests.first?.header("If-None-Match") == nil)
+            #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+            #expect(second.statusCode == 200 && second.data == Data("stored body".utf8))
+            #expect(second.headerFields["X-Fresh"] == "yes")
+            #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=304")
+        }
+
+        @Test func aResponseIsNeverServedToOtherCredentials() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                self.answer(request.header("Authorization") ?? "none", ("Cache-Control", "private, max-age=3600"))
+            }
+            let api = api(server, cache: HTTPCache())
+            let alice = try await api.target(path, headers: ["Authorization": "Bearer alice"]).makeExecutor()
+                .execute()
+            let bob = try await api.target(path, headers: ["Authorization": "Bearer bob"]).makeExecutor().execute()
+            let nobody = try await api.target(path).makeExecutor().execute()
+            let aliceAgain = try await api.target(path, headers: ["Authorization": "Bearer alice"])
+                .makeExecutor().execute()
+            #expect(String(decoding: alice, as: UTF8.self) == "Bearer alice")
+            #expect(String(decoding: bob, as: UTF8.self) == "Bearer bob")
+            #expect(String(decoding: nobody, as: UTF8.self) == "none")
+            #expect(String(decoding: aliceAgain, as: UTF8.self) == "Bearer alice")
+            #expect(server.requests(path: path).count == 3)
+        }
+
+        @Test func anUnsafeMethodInvalidatesTheStoredResponse() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                request.method == "POST"
+                    ? TestResponse(status: 201, headers: [], body: Data())
+                    : self.answer("list", ("Cache-Control", "max-age=3600"))
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            _ = try await api.target(path).makeExecutor().execute()
+            _ = try await api.target(path).makeExecutor(method: .post).execute()
+            _ = try await api.target(path).makeExecutor().execute()
+            #expect(server.requests(path: path).map(\.method) == ["GET", "POST", "GET"])
+        }
+
+        @Test func staleIfErrorServesTheStoredResponseWhenTheServerFails() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let calls = LockedValue(0)
+            server.route(path) { _ in
+                let count = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count == 1
+                    ? self.answer("saved", ("Cache-Control", "max-age=0, stale-if-error=3600"))
+                    : TestResponse(status: 503, headers: [], body: Data("down".utf8))
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            let second = try await api.target(path).makeExecutor().response()
+            #expect(server.requests(path: path).count == 2)
+            #expect(second.statusCode == 200 && second.data == Data("saved".utf8))
+            #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=503")
+        }
+
+        @Test func onlyIfCachedWithNothingStoredIs504AndNothingIsSent() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in self.answer("x") }
+            let api = api(server, cache: HTTPCache())
+            let error = await #expect(throws: NetLayerError.self) {
+                try await api.target(path, headers: ["Cache-Control": "only-if-cached"]).makeExecutor().execute()
+            }
+            #expect(error?.statusCode == 504)
+            #expect(server.requests(path: path).isEmpty)
+        }
+
+        @Test func noStoreAndStreamsPassByTheCache() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path + "/no-store") { _ in self.answer("n", ("Cache-Control", "no-store, max-age=3600")) }
+            server.route(path + "/stream") { _ in self.answer("s", ("Cache-Control", "max-age=3600")) }
+            let cache = HTTPCache()
+            let api = api(server, cache: cache)
+            for _ in 0..<2 { _ = try await api.target(path + "/no-store").makeExecutor().execute() }
+            for _ in 0..<2 {
+                var bytes = Data()
+                for try await chunk in try await api.target(path + "/stream").makeExecutor().stream() {
+                    bytes.append(chunk)
+                }
+                #expect(bytes == Data("s".utf8))
+            }
+            #expect(server.requests(path: path + "/no-store").count == 2)
+            #expect(server.requests(path: path + "/stream").count == 2)
+            #expect(cache.usage.entries == 0)
+        }
+
+        @Test func theCacheKeepsToItsByteBound() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let body = String(repeating: "x", count: 1000)
+            for index in 0..<30 {
+                server.route(path + "/\(index)") { _ in self.answer(body, ("Cache-Control", "max-age=3600")) }
+            }
+            let cache = HTTPCache(maximumBytes: 10_000)
+            let api = api(server, cache: cache)
+            for index in 0..<30 {
+                _ = try await api.target(path + "/\(index)").makeExecutor().execute()
+                #expect(cache.usage.bytes <= 10_000)
+            }
+            #expect(cache.usage.entries > 0 && cache.usage.entries < 10)
+            cache.removeAll()
+            #expect(cache.usage.entries == 0 && cache.usage.bytes == 0)
+        }
+    }
+}
