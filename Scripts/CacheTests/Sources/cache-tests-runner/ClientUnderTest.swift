@@ -71,13 +71,18 @@ struct ClientUnderTest: Sendable {
             return ObservedResponse(
                 status: response.statusCode, fields: response.headerFields, body: response.data)
         } catch let error as NetLayerError where error.code == .timedOut {
-            throw TestFailure(kind: "AbortError", message: "Request \(number) timed out: \(error)")
-        } catch let error as NetLayerError {
             throw TestFailure(
-                kind: "NetLayerError", message: "Request \(number) failed: \(error.code): \(error)")
+                kind: "AbortError", message: "Request \(number) timed out: \(stable(error, uuid))")
         } catch {
-            throw TestFailure(kind: "NetLayerError", message: "Request \(number) failed: \(error)")
+            throw TestFailure(
+                kind: "NetLayerError", message: "Request \(number) failed: \(stable(error, uuid))")
         }
+    }
+
+    /// An error's text without the server's port and the run's id, so results of two runs compare.
+    private func stable(_ error: any Error, _ uuid: String) -> String {
+        String(describing: error).replacingOccurrences(of: server.baseURL, with: "")
+            .replacingOccurrences(of: uuid, with: "ID")
     }
 
     /// `/test/UUID[/filename][?query_arg]`.
