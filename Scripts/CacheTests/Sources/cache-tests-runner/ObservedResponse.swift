@@ -26,9 +26,6 @@ struct ObservedResponse: Sendable {
     /// `Server-Request-Count`: which request the server counted this response for; `nil` when the
     /// field is absent or not a number (a response the cache made up).
     var serverRequestCount: Int? { field("Server-Request-Count").flatMap(JavaScriptInteger.parse) }
-
-    /// Fields for printing, `null` for an absent one (as the suite's messages write it).
-    func printable(_ name: String) -> String { field(name) ?? "null" }
 }
 
 /// JavaScript's `parseInt(text)` for decimal text: leading white space, an optional sign, then as
