@@ -1,8 +1,8 @@
 // Scores a cache-tests results file the way the suite's own pages do: with the suite's
 // determineTestResult (test-engine/lib/results.mjs), on the tests that apply to a private (browser)
 // cache (no browser_skip, no cdn_only). Prints required and optimal passed/total, the same figures
-// for the suite's published browser results, and one line per required or optimal test that did not
-// pass (CACHE_TESTS_SHOW_CHECKS=1 also lists the checks answered no).
+// for the suite's published browser results, the figures per suite, and one line per required or
+// optimal test that did not pass (CACHE_TESTS_SHOW_CHECKS=1 also lists the checks answered no).
 //
 // usage: node Scripts/cache-tests-score.mjs SUITE_DIR DEFINITIONS.json RESULTS.json
 import fs from 'node:fs'
@@ -59,6 +59,21 @@ function line ({ suite, test, type, result }) {
     ? 'untested'
     : (result === true ? 'passed, but a dependency did not' : `${result[0]}: ${result[1]}`)
   return `  ${kindOf(test).padEnd(8)} ${nameOf(type).padEnd(15)} [${suite.id}] ${test.id}: ${detail}`
+}
+
+// Per suite of the definitions: required and optimal passed/total.
+console.log('')
+console.log('By suite (required, optimal passed/total):')
+const notPassed = new Set(ours.failing.map(({ test }) => test.id))
+for (const suite of suites) {
+  const tally = { required: [0, 0], optimal: [0, 0] }
+  for (const { suite: owner, test } of applicable) {
+    if (owner !== suite || !(kindOf(test) in tally)) continue
+    tally[kindOf(test)][1] += 1
+    if (!notPassed.has(test.id)) tally[kindOf(test)][0] += 1
+  }
+  if (tally.required[1] + tally.optimal[1] === 0) continue
+  console.log(`  ${suite.id.padEnd(22)} required ${format(tally.required).padStart(5)}  optimal ${format(tally.optimal).padStart(5)}`)
 }
 
 const graded = ours.failing.filter(({ test }) => kindOf(test) !== 'check')
