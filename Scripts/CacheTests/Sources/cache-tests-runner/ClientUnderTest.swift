@@ -9,7 +9,8 @@ import NetLayer
 /// - no retries (`retryPolicy = .none`): a second request would count as a cache miss, and the
 ///   suite's `Request-Numbers` check reports one as `retry`;
 /// - redirects are NetLayer's own (`.default`) unless a request says `redirect: manual`, as the
-///   suite's fetch client does; see ``ClientUnderTest/send(_:number:uuid:test:previous:)``;
+///   suite's fetch client does (no test of the private-cache profile answers with a 3xx: those
+///   tests are `browser_skip`, as a browser's fetch cannot show a redirect);
 /// - the transport is URLSession with NetLayer's default configuration (no `URLCache`), with
 ///   enough connections that concurrent tests do not queue behind a delayed response.
 ///
