@@ -86,3 +86,13 @@ if (process.env.CACHE_TESTS_SHOW_CHECKS === '1') {
   console.log(`Checks answered no (${checks.length}):`)
   checks.forEach(failure => console.log(line(failure)))
 }
+
+// A floor, for CI: CACHE_TESTS_MIN_REQUIRED / CACHE_TESTS_MIN_OPTIMAL (unset: no floor). A score
+// below it exits 1, so a change that makes the cache worse is red.
+for (const [kind, variable] of [['required', 'CACHE_TESTS_MIN_REQUIRED'], ['optimal', 'CACHE_TESTS_MIN_OPTIMAL']]) {
+  const floor = process.env[variable]
+  if (floor !== undefined && ours.counts[kind][0] < Number(floor)) {
+    console.log(`${kind}: ${ours.counts[kind][0]} passed, below the floor of ${floor} (${variable})`)
+    process.exitCode = 1
+  }
+}

@@ -14,7 +14,8 @@
 # failing.
 # Environment: CACHE_TESTS_DIR (the suite; default ../shared/cache-tests from the repository root),
 # CONFIGURATION (release or debug, default release), CACHE_TESTS_ONLY (space-separated test ids to
-# run alone; the score then counts the others as untested).
+# run alone; the score then counts the others as untested), CACHE_TESTS_MIN_REQUIRED and
+# CACHE_TESTS_MIN_OPTIMAL (floors: a lower score exits 1; unset, no floor).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

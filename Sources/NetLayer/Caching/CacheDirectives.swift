@@ -22,7 +22,8 @@ struct ResponseCacheDirectives: Sendable, Hashable {
     var mustUnderstand = false
     /// `s-maxage` (§5.2.2.10) is present: ignored for freshness, counted for §3.5.
     var hasSharedMaxAge = false
-    /// `immutable` (RFC 8246): parsed, no effect on this core's decisions.
+    /// `immutable` (RFC 8246): while fresh, a request's `max-age` (a reload) does not make it
+    /// validate (``CacheReuse/decide(request:response:lifetime:age:)``).
     var immutable = false
     /// `stale-while-revalidate` (RFC 5861 §3); `nil` when absent or invalid.
     var staleWhileRevalidate: Int?

@@ -55,7 +55,9 @@ enum CacheReuse: Sendable, Hashable {
         }()
         let validate = CacheReuse.mustValidate(staleIfErrorWindow: errorWindow)
         if response.noCache == .all || request.noCache { return validate }
-        if let maxAge = request.maxAge {
+        // RFC 8246 §2: a fresh `immutable` response is not revalidated for a reload's `max-age`
+        // (cache-tests `cc-resp-immutable-fresh`, optimal); a request `no-cache` still validates.
+        if let maxAge = request.maxAge, !(response.immutable && staleness < 0) {
             guard let seconds = maxAge.value, age <= Double(seconds) else { return validate }
         }
         if staleness < 0 {

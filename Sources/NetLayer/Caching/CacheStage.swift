@@ -37,30 +37,54 @@ struct CacheStage: Stage {
         let key = CacheKey(url: request.url, headers: fields, redaction: redaction, salt: .process)
         let requestTime = Date()
         let variants = cache.variants(of: key)
+        if let range = fields["Range"] {
+            // A single range of a fresh, complete stored response is answered from it (§3.4);
+            // anything else goes to the server as it is, and its answer is not stored.
+            for entry in variants {
+                guard case .fresh? = entry.stored.reuse(for: fields, at: requestTime),
+                    entry.stored.status == 200,
+                    let part = ByteRange(range, length: entry.body.count)
+                else { continue }
+                return Self.serve(entry, part: part, request: request, at: requestTime)
+            }
+            return try await next(request, context)
+        }
         var validate: (entries: [HTTPCache.Entry], staleIfError: Double?)?
         var detail = variants.isEmpty ? "uri-miss" : "vary-miss"
         for entry in variants {
             guard let reuse = entry.stored.reuse(for: fields, at: requestTime) else { continue }
             switch reuse {
             case .fresh(let timeToLive):
-                return Self.serve(entry, request: request, at: requestTime, status: "hit; ttl=\(Self.seconds(timeToLive))")
+                return Self.serve(
+                    entry, request: request, at: requestTime, status: "hit; ttl=\(Self.seconds(timeToLive))")
             case .staleAcceptedByRequest:
                 return Self.serve(entry, request: request, at: requestTime, status: "hit; fwd=stale")
             case .gatewayTimeout:
                 return Self.gatewayTimeout(request)
             case .staleWhileRevalidate:
-                // Validated now: a background revalidation is not an attempt of any call yet.
-                validate = ([entry], nil)
+                if cache.beginRevalidation(of: key) {
+                    let cache = self.cache
+                    Task {
+                        defer { cache.endRevalidation(of: key) }
+                        await Self.revalidate(
+                            entry, key: key, request: request, context: context, next: next, cache: cache)
+                    }
+                }
+                return Self.serve(entry, request: request, at: requestTime, status: "hit; fwd=stale")
             case .mustValidate(let window):
                 validate = ([entry], window)
             }
             detail = "stale"
             break
         }
-        if validate == nil, RequestCacheDirectives(fields).onlyIfCached { return Self.gatewayTimeout(request) }
+        if validate == nil, RequestCacheDirectives(fields).onlyIfCached {
+            return Self.gatewayTimeout(request)
+        }
         var sent = request
         if let validate {
-            for (name, value) in CacheValidation.conditionalHeaders(for: validate.entries.map(\.stored.headers)) {
+            for (name, value) in CacheValidation.conditionalHeaders(
+                for: validate.entries.map(\.stored.headers))
+            {
                 sent.headerFields.set(name, value)
             }
         }
@@ -68,10 +92,18 @@ struct CacheStage: Stage {
         do {
             response = try await next(sent, context)
         } catch {
-            if let validate, let entry = validate.entries.first, validate.staleIfError != nil,
-                Self.isNetworkFailure(error)
+            if let validate, let entry = validate.entries.first, Self.isNetworkFailure(error),
+                validate.staleIfError != nil || Self.mayServeDisconnected(entry, request: fields)
             {
-                return Self.serve(entry, request: request, at: Date(), status: "fwd=stale; detail=stale-if-error")
+                return Self.serve(
+                    entry, request: request, at: Date(), status: "fwd=stale; detail=disconnected")
+            }
+            if let validate, let entry = validate.entries.first, Self.isNetworkFailure(error),
+                Self.forbidsStale(entry)
+            {
+                // §5.2.2.2: disconnected, with a response that must not be served stale: an error
+                // response (504), not the stored one; its body says why.
+                return Self.gatewayTimeout(request, detail: "disconnected", reason: error)
             }
             throw error
         }
@@ -84,14 +116,18 @@ struct CacheStage: Stage {
                     key, validate.entries, with: response.head, request: request, requestTime: requestTime,
                     responseTime: responseTime)
             }
-            if let entry = validate.entries.first, validate.staleIfError != nil, Self.errorStatuses.contains(status) {
+            if let entry = validate.entries.first, validate.staleIfError != nil,
+                Self.errorStatuses.contains(status)
+            {
                 response.body.cancel()
-                return Self.serve(entry, request: request, at: responseTime, status: "fwd=stale; fwd-status=\(status)")
+                return Self.serve(
+                    entry, request: request, at: responseTime, status: "fwd=stale; fwd-status=\(status)")
             }
         }
         guard method == .get else { return Self.marked(response, "fwd=\(detail); fwd-status=\(status)") }
         let decision = StoredResponse.make(
-            method: method, requestHeaders: fields, status: status, responseHeaders: response.head.headerFields,
+            method: method, requestHeaders: fields, status: status,
+            responseHeaders: response.head.headerFields,
             requestTime: requestTime, responseTime: responseTime)
         guard case .store(let stored) = decision else {
             return Self.marked(response, "fwd=\(detail); fwd-status=\(status)")
@@ -131,7 +167,72 @@ struct CacheStage: Stage {
         return Self.serve(served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304")
     }
 
+    /// Whether a stale `entry` may answer while the server cannot be reached (§4.2.4: a cache
+    /// that is disconnected may serve stale), unless the response forbids serving it stale
+    /// (`must-revalidate`, `no-cache`) or the request asked for validation (`no-cache`, `max-age`).
+    static func mayServeDisconnected(_ entry: HTTPCache.Entry, request: HeaderFields) -> Bool {
+        let response = ResponseCacheDirectives(entry.stored.headers)
+        let asked = RequestCacheDirectives(request)
+        return !response.mustRevalidate && response.noCache == nil && !asked.noCache && asked.maxAge == nil
+    }
+
+    /// The background revalidation of a stale entry served under `stale-while-revalidate`
+    /// (RFC 5861 §3): a conditional request through the rest of the pipeline; a 304 freshens the
+    /// entry, a storable answer replaces it (its body read here, up to the entry bound), and a
+    /// failure leaves it as it was.
+    static func revalidate(
+        _ entry: HTTPCache.Entry, key: CacheKey, request: TransportRequest, context: InterceptorContext,
+        next: @escaping Pipeline.Next, cache: HTTPCache
+    ) async {
+        var sent = request
+        for (name, value) in CacheValidation.conditionalHeaders(for: [entry.stored.headers]) {
+            sent.headerFields.set(name, value)
+        }
+        let requestTime = Date()
+        guard let response = try? await next(sent, context) else { return }
+        let responseTime = Date()
+        let head = response.head
+        if head.statusCode == 304 {
+            response.body.cancel()
+            let notModified = head.headerFields
+            guard !CacheValidation.selectedForUpdate(by: notModified, among: [entry.stored.headers]).isEmpty
+            else { return }
+            cache.update(key) { stored in
+                guard stored.stored == entry.stored else { return nil }
+                var updated = stored
+                updated.stored = stored.stored.freshened(
+                    by: notModified, requestTime: requestTime, responseTime: responseTime)
+                return updated
+            }
+            return
+        }
+        let decision = StoredResponse.make(
+            method: request.method, requestHeaders: request.headerFields, status: head.statusCode,
+            responseHeaders: head.headerFields, requestTime: requestTime, responseTime: responseTime)
+        guard case .store(let stored) = decision,
+            let body = try? await response.body.collect(upTo: cache.maximumEntryBytes)
+        else {
+            response.body.cancel()
+            return
+        }
+        cache.store(HTTPCache.Entry(stored: stored, body: body), under: key)
+    }
+
     // MARK: Answers made here
+
+    /// The `part` of `entry`'s body as a 206 answer to `request` (§3.4, RFC 9110 §14.4).
+    static func serve(_ entry: HTTPCache.Entry, part: ByteRange, request: TransportRequest, at now: Date)
+        -> TransportResponse
+    {
+        var fields = entry.stored.servedHeaders(at: now)
+        let slice = Data(entry.body.dropFirst(part.lower).prefix(part.upper - part.lower + 1))
+        fields.set("Content-Range", "bytes \(part.lower)-\(part.upper)/\(entry.body.count)")
+        fields.set("Content-Length", String(slice.count))
+        fields.append("Cache-Status", "NetLayer; hit")
+        return TransportResponse(
+            head: ResponseHead(statusCode: 206, headerFields: fields, url: request.url),
+            body: ResponseBody(request.method == .head ? Data() : slice))
+    }
 
     /// `entry` as the answer to `request` at `now`: its fields with `Age`, and its body (none for
     /// HEAD), marked with `status` in `Cache-Status`.
@@ -146,20 +247,40 @@ struct CacheStage: Stage {
             body: ResponseBody(body))
     }
 
-    /// `only-if-cached` without a usable entry: 504 (§5.2.1.7).
-    static func gatewayTimeout(_ request: TransportRequest) -> TransportResponse {
+    /// A 504 made by the cache: `only-if-cached` without a usable entry (§5.2.1.7), or a server
+    /// that cannot be reached for an entry that must not be served stale (§5.2.2.2; the body
+    /// carries the transport's error message).
+    static func gatewayTimeout(
+        _ request: TransportRequest, detail: String = "only-if-cached", reason: (any Error)? = nil
+    ) -> TransportResponse {
+        let body =
+            reason.map { Data("the server could not be reached: \(Self.message(of: $0))".utf8) } ?? Data()
         var fields = HeaderFields()
-        fields.append("Content-Length", "0")
-        fields.append("Cache-Status", "NetLayer; fwd=miss; detail=only-if-cached")
+        fields.append("Content-Length", String(body.count))
+        if !body.isEmpty { fields.append("Content-Type", "text/plain; charset=utf-8") }
+        fields.append("Cache-Status", "NetLayer; fwd=miss; detail=\(detail)")
         return TransportResponse(
-            head: ResponseHead(statusCode: 504, headerFields: fields, url: request.url), body: ResponseBody(Data()))
+            head: ResponseHead(statusCode: 504, headerFields: fields, url: request.url),
+            body: ResponseBody(body))
+    }
+
+    /// An error's message: a ``NetLayerError``'s own (already redacted), else its description.
+    static func message(of error: any Error) -> String {
+        (error as? NetLayerError)?.message ?? String(describing: error)
+    }
+
+    /// Whether a stored response forbids serving it stale (`must-revalidate`, `no-cache`).
+    static func forbidsStale(_ entry: HTTPCache.Entry) -> Bool {
+        let response = ResponseCacheDirectives(entry.stored.headers)
+        return response.mustRevalidate || response.noCache != nil
     }
 
     /// `response` with `Cache-Status: NetLayer; <status>` added.
     static func marked(_ response: TransportResponse, _ status: String) -> TransportResponse {
         var fields = response.head.headerFields
         fields.append("Cache-Status", "NetLayer; " + status)
-        var head = ResponseHead(statusCode: response.head.statusCode, headerFields: fields, url: response.head.url)
+        var head = ResponseHead(
+            statusCode: response.head.statusCode, headerFields: fields, url: response.head.url)
         head.httpVersion = response.head.httpVersion
         return TransportResponse(head: head, body: response.body)
     }
@@ -173,7 +294,9 @@ struct CacheStage: Stage {
     static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
     /// Request fields that make the caller the one validating or asking for a part: the cache
     /// neither answers nor stores such a request.
-    static let bypassingFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+    static let bypassingFields = [
+        "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
+    ]
     /// Statuses that let `stale-if-error` serve the stored response (RFC 5861 §4).
     static let errorStatuses: Set<Int> = [500, 502, 503, 504]
 
@@ -224,4 +347,43 @@ enum StoringBody {
             }
         }
     }
+}
+
+/// One satisfiable byte range of a representation of `length` bytes (RFC 9110 §14.1.2):
+/// `bytes=a-b`, `bytes=a-` or `bytes=-n`; `nil` for anything else (several ranges, another unit,
+/// a range past the end), which the cache leaves to the server.
+struct ByteRange: Sendable, Hashable {
+    let lower: Int
+    let upper: Int
+
+    init?(_ field: String, length: Int) {
+        let text = field.trimmingCharacters(in: .whitespaces)
+        guard length > 0, text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return nil }
+        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash]
+        let last = spec[spec.index(after: dash)...]
+        let digits = { (part: Substring) in
+            !part.isEmpty && part.count <= 18 && part.allSatisfy(\.isASCIIDigit)
+        }
+        if first.isEmpty {
+            guard digits(last), let suffix = Int(last), suffix > 0 else { return nil }
+            lower = max(0, length - suffix)
+            upper = length - 1
+        } else {
+            guard digits(first), let start = Int(first), start < length else { return nil }
+            if last.isEmpty {
+                upper = length - 1
+            } else {
+                guard digits(last), let end = Int(last), end >= start else { return nil }
+                upper = min(end, length - 1)
+            }
+            lower = start
+        }
+    }
+}
+
+extension Character {
+    /// `0`…`9` only.
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -37,7 +37,11 @@ public final class HTTPCache: Sendable {
 
     /// Removes every entry (at a user's logout, for example).
     public func removeAll() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let revalidating = state.revalidating
+            state = State()
+            state.revalidating = revalidating
+        }
     }
 
     /// How many responses it holds, and their size in bytes.
@@ -58,7 +62,20 @@ public final class HTTPCache: Sendable {
         }
     }
 
+    /// Marks `key` as being revalidated in the background; `false` when it already is (one
+    /// background revalidation per entry, RFC 5861 §3).
+    func beginRevalidation(of key: CacheKey) -> Bool {
+        state.withLock { $0.revalidating.insert(key).inserted }
+    }
+
+    /// Ends what ``beginRevalidation(of:)`` began.
+    func endRevalidation(of key: CacheKey) {
+        state.withLock { _ = $0.revalidating.remove(key) }
+    }
+
     private struct State {
+        /// Keys with a background revalidation in flight.
+        var revalidating: Set<CacheKey> = []
         /// The variants of each key, newest last.
         var entries: [CacheKey: [Entry]] = [:]
         /// When each key was last used (a counter), for eviction.

@@ -59,7 +59,7 @@ struct StoredResponse: Sendable, Hashable {
     /// What may be done with it for a request sending `requestHeaders` at `now`; `nil` when the
     /// request's selecting fields differ (§4.1: another variant, or a miss).
     func reuse(for requestHeaders: HeaderFields, at now: Date) -> CacheReuse? {
-        guard vary.matches(requestHeaders) else { return nil }
+        guard vary.matches(requestHeaders, contentLanguage: headers["Content-Language"]) else { return nil }
         return CacheReuse.decide(
             request: RequestCacheDirectives(requestHeaders), response: ResponseCacheDirectives(headers),
             lifetime: freshness.lifetime, age: age(at: now))

@@ -60,9 +60,39 @@ struct VaryKey: Sendable, Hashable {
     /// A key from its fields (a store that saved one).
     init(fields: [Field]) { self.fields = fields }
 
-    /// Whether `request` presents the same selecting fields as the stored request (§4.1).
-    func matches(_ requestHeaders: HeaderFields) -> Bool {
-        fields.allSatisfy { $0.value == Self.normalisedValue(of: $0.name, in: requestHeaders) }
+    /// Whether `request` presents the same selecting fields as the stored request (§4.1). With
+    /// the stored response's `contentLanguage`, a different `Accept-Language` still selects it when
+    /// its language is the one the new request prefers most (§4.1 lets a cache match by what a
+    /// value means; cache-tests `vary-normalise-lang-select`, optimal).
+    func matches(_ requestHeaders: HeaderFields, contentLanguage: String? = nil) -> Bool {
+        fields.allSatisfy { field in
+            if field.value == Self.normalisedValue(of: field.name, in: requestHeaders) { return true }
+            guard field.name == "accept-language", let contentLanguage else { return false }
+            return Self.isMostPreferred(contentLanguage, by: requestHeaders.values(for: "Accept-Language"))
+        }
+    }
+
+    /// Whether every language of `contentLanguage` has the highest (non-zero) `q` of the
+    /// `Accept-Language` values `accepted` (at most 32 members read; a wildcard selects nothing).
+    static func isMostPreferred(_ contentLanguage: String, by accepted: [String]) -> Bool {
+        let (languages, tooMany) = FieldList.elements([contentLanguage], limit: 8)
+        let (members, overflowed) = FieldList.elements(accepted, limit: 32)
+        guard !languages.isEmpty, !tooMany, !overflowed else { return false }
+        var weights: [String: Double] = [:]
+        for member in members {
+            let parts = member.split(separator: ";", omittingEmptySubsequences: false)
+            let tag = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            var weight = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.trimmingCharacters(in: .whitespaces).lowercased()
+                if pair.hasPrefix("q="), let value = Double(pair.dropFirst(2)), (0...1).contains(value) {
+                    weight = value
+                }
+            }
+            if !tag.isEmpty, tag != "*" { weights[tag] = max(weights[tag] ?? 0, weight) }
+        }
+        guard let top = weights.values.max(), top > 0 else { return false }
+        return languages.allSatisfy { weights[$0.trimmingCharacters(in: .whitespaces).lowercased()] == top }
     }
 
     /// The value of `name` in `headers` as compared: all lines combined, each list member trimmed,

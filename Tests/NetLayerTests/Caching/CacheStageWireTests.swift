@@ -39,7 +39,8 @@ extension WireTests {
             server.route(path) { request in
                 if request.header("If-None-Match") == "\"v1\"" {
                     return TestResponse(
-                        status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=0"), ("X-Fresh", "yes")],
+                        status: 304,
+                        headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=0"), ("X-Fresh", "yes")],
                         body: Data())
                 }
                 return self.answer("stored body", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
@@ -60,12 +61,14 @@ extension WireTests {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { request in
-                self.answer(request.header("Authorization") ?? "none", ("Cache-Control", "private, max-age=3600"))
+                self.answer(
+                    request.header("Authorization") ?? "none", ("Cache-Control", "private, max-age=3600"))
             }
             let api = api(server, cache: HTTPCache())
             let alice = try await api.target(path, headers: ["Authorization": "Bearer alice"]).makeExecutor()
                 .execute()
-            let bob = try await api.target(path, headers: ["Authorization": "Bearer bob"]).makeExecutor().execute()
+            let bob = try await api.target(path, headers: ["Authorization": "Bearer bob"]).makeExecutor()
+                .execute()
             let nobody = try await api.target(path).makeExecutor().execute()
             let aliceAgain = try await api.target(path, headers: ["Authorization": "Bearer alice"])
                 .makeExecutor().execute()
@@ -119,7 +122,8 @@ extension WireTests {
             server.route(path) { _ in self.answer("x") }
             let api = api(server, cache: HTTPCache())
             let error = await #expect(throws: NetLayerError.self) {
-                try await api.target(path, headers: ["Cache-Control": "only-if-cached"]).makeExecutor().execute()
+                try await api.target(path, headers: ["Cache-Control": "only-if-cached"]).makeExecutor()
+                    .execute()
             }
             #expect(error?.statusCode == 504)
             #expect(server.requests(path: path).isEmpty)
@@ -128,7 +132,9 @@ extension WireTests {
         @Test func noStoreAndStreamsPassByTheCache() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            server.route(path + "/no-store") { _ in self.answer("n", ("Cache-Control", "no-store, max-age=3600")) }
+            server.route(path + "/no-store") { _ in
+                self.answer("n", ("Cache-Control", "no-store, max-age=3600"))
+            }
             server.route(path + "/stream") { _ in self.answer("s", ("Cache-Control", "max-age=3600")) }
             let cache = HTTPCache()
             let api = api(server, cache: cache)
@@ -143,6 +149,87 @@ extension WireTests {
             #expect(server.requests(path: path + "/no-store").count == 2)
             #expect(server.requests(path: path + "/stream").count == 2)
             #expect(cache.usage.entries == 0)
+        }
+
+        /// RFC 5861 §3: the stale answer returns at once and one conditional request freshens the
+        /// entry in the background.
+        @Test func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                request.header("If-None-Match") == "\"a\""
+                    ? TestResponse(
+                        status: 304, headers: [("ETag", "\"a\""), ("Cache-Control", "max-age=3600")])
+                    : self.answer(
+                        "kept", ("ETag", "\"a\""), ("Cache-Control", "max-age=0, stale-while-revalidate=3600")
+                    )
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            let stale = try await api.target(path).makeExecutor().response()
+            #expect(stale.data == Data("kept".utf8))
+            #expect(stale.headerFields["Cache-Status"] == "NetLayer; hit; fwd=stale")
+            #expect(await waitUntil { server.requests(path: path).count == 2 })
+            #expect(server.requests(path: path).last?.header("If-None-Match") == "\"a\"")
+            var fresh = try await api.target(path).makeExecutor().response()
+            for _ in 0..<100
+            where fresh.headerFields["Cache-Status"]?.hasPrefix("NetLayer; hit; ttl=") != true {
+                try await Task.sleep(for: .milliseconds(20))
+                fresh = try await api.target(path).makeExecutor().response()
+            }
+            #expect(fresh.headerFields["Cache-Status"]?.hasPrefix("NetLayer; hit; ttl=") == true)
+            #expect(fresh.data == Data("kept".utf8))
+            #expect(server.requests(path: path).count == 2)
+        }
+
+        /// §4.2.4: while the server cannot be reached, a stale entry answers, unless it must not be
+        /// served stale: then the cache answers 504 (§5.2.2.2) and says why.
+        @Test(arguments: ["max-age=0", "max-age=0, must-revalidate"])
+        func aServerThatCannotBeReachedGetsTheStaleAnswerOr504(_ control: String) async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let calls = LockedValue(0)
+            server.route(path) { _ in
+                let count = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count == 1 ? self.answer("offline copy", ("Cache-Control", control)) : .drop()
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            if control.contains("must-revalidate") {
+                let error = await #expect(throws: NetLayerError.self) {
+                    try await api.target(path).makeExecutor().execute()
+                }
+                #expect(error?.statusCode == 504)
+                #expect(
+                    error.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }?.hasPrefix(
+                        "the server could not be reached") == true)
+            } else {
+                let stale = try await api.target(path).makeExecutor().response()
+                #expect(stale.data == Data("offline copy".utf8))
+                #expect(stale.headerFields["Cache-Status"] == "NetLayer; fwd=stale; detail=disconnected")
+            }
+            #expect(server.requests(path: path).count >= 2)
+        }
+
+        /// §3.4: one range of a fresh, complete stored response is answered from it.
+        @Test func aRangeOfAFreshStoredResponseIsAnsweredFromIt() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in self.answer("0123456789", ("Cache-Control", "max-age=3600")) }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            let part = try await api.target(path, headers: ["Range": "bytes=2-4"]).makeExecutor().response()
+            let suffix = try await api.target(path, headers: ["Range": "bytes=-3"]).makeExecutor().response()
+            #expect(part.statusCode == 206 && part.data == Data("234".utf8))
+            #expect(part.headerFields["Content-Range"] == "bytes 2-4/10")
+            #expect(suffix.data == Data("789".utf8))
+            #expect(server.requests(path: path).count == 1)
+            #expect(
+                ByteRange("bytes=0-1, 4-5", length: 10) == nil && ByteRange("bytes=10-", length: 10) == nil)
+            #expect(ByteRange("items=0-1", length: 10) == nil && ByteRange("bytes=5-2", length: 10) == nil)
         }
 
         @Test func theCacheKeepsToItsByteBound() async throws {

@@ -24,8 +24,6 @@ struct CachingCacheTestsSuiteTests {
         "ccreq-no-store",
         // 10% of 5, 10 or 30 seconds is less than the suite's 3-second pause.
         "heuristic-delta-5", "heuristic-delta-10", "heuristic-delta-30",
-        // Selecting a variant by Content-Language and q-values is not attempted.
-        "vary-normalise-lang-select",
     ]
 
     private static func fields(_ pairs: [(String, SuiteCase.Value)]) -> HeaderFields {

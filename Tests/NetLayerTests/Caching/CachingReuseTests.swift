@@ -19,6 +19,22 @@ struct CachingReuseTests {
         #expect(decide(response: "", lifetime: 100, age: 100) == .mustValidate(staleIfErrorWindow: nil))
     }
 
+    /// RFC 8246 §2 (cache-tests `cc-resp-immutable-fresh`, optimal; `-stale`, required).
+    @Test func aFreshImmutableResponseIgnoresAReloadsMaxAgeButNotNoCache_rfc8246() {
+        #expect(
+            decide(request: "max-age=0", response: "max-age=3600, immutable", lifetime: 3600, age: 10)
+                == .fresh(timeToLive: 3590))
+        #expect(
+            decide(request: "max-age=0", response: "max-age=3600", lifetime: 3600, age: 10)
+                == .mustValidate(staleIfErrorWindow: nil))
+        #expect(
+            decide(request: "no-cache", response: "max-age=3600, immutable", lifetime: 3600, age: 10)
+                == .mustValidate(staleIfErrorWindow: nil))
+        #expect(
+            decide(request: "max-age=0", response: "max-age=10, immutable", lifetime: 10, age: 20)
+                == .mustValidate(staleIfErrorWindow: nil))
+    }
+
     @Test func noCacheAlwaysValidates_rfc9111_5_2_2_4_and_5_2_1_4() {
         // cc-resp-no-cache (required), ccreq-no-cache ("check").
         #expect(

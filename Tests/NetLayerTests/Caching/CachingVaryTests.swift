@@ -20,6 +20,20 @@ struct CachingVaryTests {
         #expect(VaryKey.parse(F.fields(("Vary", ""))) == .names([]))
     }
 
+    /// cache-tests `vary-normalise-lang-select` (optimal): the stored response's language is the one
+    /// the new request prefers most.
+    @Test func aStoredLanguageTheNewRequestPrefersMostIsSelected_rfc9111_4_1() throws {
+        let stored = try #require(
+            key(vary: "Accept-Language", request: F.fields(("Accept-Language", "en, de"))))
+        let prefersGerman = F.fields(("Accept-Language", "fr;q=0.5, de;q=1.0"))
+        #expect(stored.matches(prefersGerman, contentLanguage: "de"))
+        #expect(!stored.matches(prefersGerman))
+        #expect(!stored.matches(F.fields(("Accept-Language", "fr, de;q=0.9")), contentLanguage: "de"))
+        #expect(!stored.matches(F.fields(("Accept-Language", "de;q=0")), contentLanguage: "de"))
+        #expect(!stored.matches(F.fields(("Accept-Language", "*")), contentLanguage: "de"))
+        #expect(!stored.matches(HeaderFields(), contentLanguage: "de"))
+    }
+
     @Test func starAnywhereNeverMatches_rfc9111_4_1() {
         // cache-tests vary-syntax-star, -star-star, -star-star-lines, -empty-star, -empty-star-lines,
         // -star-foo, -foo-star (all required).

@@ -17,6 +17,7 @@ struct DocsExamplesTests {
         ("Docs/Testing.md", "TestingProduct/DocsTestingExamples.swift"),
         ("Docs/Guide.md", "Docs/GuideExamples.swift"),
         ("Docs/Observability.md", "Observation/ObservabilityExamples.swift"),
+        ("Docs/Caching.md", "Caching/CachingExamples.swift"),
     ]
 
     @Test("Every Swift block is compiled by the tests", arguments: documents)

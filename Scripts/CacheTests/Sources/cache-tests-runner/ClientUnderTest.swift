@@ -22,8 +22,8 @@ func makeResource(for server: ServerAddress) -> Resource {
         $0.validation = .none
         $0.retryPolicy = .none
         $0.redirects = .default
-        // Issue 28: the RFC 9111 private cache is switched on here, once it exists, e.g.
-        // `$0.cache = …`. Until then the run measures NetLayer without a cache (the baseline).
+        // Issue 28: NetLayer's private cache, one for the whole run (as a browser has one).
+        $0.cache = HTTPCache(maximumBytes: 64 << 20)
     }
     return Resource(
         protocol: .http, domain: server.authority,
