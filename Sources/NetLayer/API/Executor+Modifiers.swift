@@ -34,6 +34,17 @@ extension Executor {
         return copy
     }
 
+    /// This call with its own use of the resource's ``ResourceOptions/cache``, instead of the
+    /// target's (``Target/cachePolicy``) or ``CachePolicy/standard``.
+    /// - Parameter policy: ``CachePolicy/bypass``, ``CachePolicy/revalidate``,
+    ///   ``CachePolicy/onlyIfCached`` or ``CachePolicy/standard``.
+    /// - Returns: A copy of this executor.
+    public func cachePolicy(_ policy: CachePolicy) -> Executor {
+        var copy = self
+        copy.options.cachePolicy = policy
+        return copy
+    }
+
     /// This call with its own validation, instead of the target's or the resource's.
     public func validate(_ validation: Validation) -> Executor {
         var copy = self

@@ -64,6 +64,11 @@ open class Target: @unchecked Sendable {
     /// Default `nil`: the resource's.
     open var validation: Validation? { nil }
 
+    /// How this target's calls use the resource's ``ResourceOptions/cache``; a call's
+    /// ``Executor/cachePolicy(_:)`` wins over it. Default `nil`: ``CachePolicy/standard``. Override
+    /// it in a subclass: `override var cachePolicy: CachePolicy? { .bypass }`.
+    open var cachePolicy: CachePolicy? { nil }
+
     /// Describes one call. Nothing is validated or sent until an `execute` or `response` method of
     /// the returned executor is awaited; every mistake is thrown from there as a ``NetLayerError``.
     /// - Parameters:
@@ -103,6 +108,6 @@ open class Target: @unchecked Sendable {
             options: CallOptions(
                 redirectPolicy: redirects ?? resource.options.redirects,
                 errorMapping: errorMapping ?? resource.options.errorMapping, interceptors: interceptors,
-                retryPolicy: retryPolicy, validation: validation))
+                retryPolicy: retryPolicy, validation: validation, cachePolicy: cachePolicy))
     }
 }

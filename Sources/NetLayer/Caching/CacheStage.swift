@@ -29,10 +29,14 @@ struct CacheStage: Stage {
             }
             return response
         }
-        let fields = request.headerFields
-        if !context.collects || Self.bypassingFields.contains(where: { fields[$0] != nil }) {
+        var fields = request.headerFields
+        if !context.collects || context.cachePolicy.bypasses
+            || Self.bypassingFields.contains(where: { fields[$0] != nil })
+        {
             return try await next(request, context)
         }
+        // The call's policy decides as request directives would, without being sent.
+        if let directives = context.cachePolicy.directives { fields.append("Cache-Control", directives) }
         let redaction = context.call?.resource.options.redaction ?? .default
         let key = CacheKey(url: request.url, headers: fields, redaction: redaction, salt: .process)
         let requestTime = Date()
@@ -74,7 +78,7 @@ struct CacheStage: Stage {
             case .mustValidate(let window):
                 validate = ([entry], window)
             }
-            detail = "stale"
+            detail = entry.stored.isFresh(at: requestTime) ? "request" : "stale"
             break
         }
         if validate == nil, RequestCacheDirectives(fields).onlyIfCached {

@@ -127,8 +127,11 @@ struct RequestLog: Sendable {
     func response(_ response: ResponseHead, data: Data) {
         let redactor = redactor
         let status = response.statusCode
+        let cache = CacheStatus(fieldValues: response.headerFields.values(for: "Cache-Status")).map {
+            " · cache \($0)"
+        }
         var lines = [
-            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(exchangeDuration)) · \(data.count) bytes"
+            "\(Self.prefix) ← \(status) \(StatusText.reason(status)) · \(Self.milliseconds(exchangeDuration)) · \(data.count) bytes\(cache ?? "")"
         ]
         if let headers = headerLine(response.headerFields.sorted, redactor: redactor) {
             lines.append(headers)

@@ -16,6 +16,8 @@ struct CallOptions: Sendable {
     var idempotentOverride: Bool? = nil
     /// The call's or the target's validation; `nil`: the resource's.
     var validation: Validation?
+    /// The call's or the target's use of the resource's cache; `nil`: ``CachePolicy/standard``.
+    var cachePolicy: CachePolicy? = nil
     /// Receives upload and download progress; set by ``Executor/progress(_:)``.
     var progressHandler: (@Sendable (TransferProgress) -> Void)? = nil
     /// Called once when a call ends, however it ends; set by ``Executor/progressUpdates()``.

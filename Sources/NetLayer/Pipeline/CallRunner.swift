@@ -205,6 +205,7 @@ enum CallRunner {
             deadline: prepared.timeouts.total.map { start.advanced(by: $0) })
         context.call = call
         context.collects = !streams || collectLimit != nil
+        context.cachePolicy = options.cachePolicy ?? .standard
         let response: TransportResponse
         do {
             response = try await pipeline.run(prepared.request, context: context)

@@ -67,6 +67,8 @@ public struct InterceptorContext: Sendable {
     /// The consumer collects the whole body (`execute`, `response`, the decoding verbs), rather
     /// than streaming or downloading it: only such calls use the resource's cache.
     var collects = false
+    /// The call's use of the resource's cache.
+    var cachePolicy = CachePolicy.standard
 
     /// Creates a context (for testing an interceptor on its own).
     /// - Parameters:

@@ -232,6 +232,54 @@ extension WireTests {
             #expect(ByteRange("items=0-1", length: 10) == nil && ByteRange("bytes=5-2", length: 10) == nil)
         }
 
+        /// A call's or a target's policy: bypass, revalidate, only-if-cached; `Response.cacheStatus`
+        /// says what happened in one word, and debug output prints it.
+        @Test func aCallOrATargetChoosesHowItUsesTheCache() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                request.header("If-None-Match") == "\"t\""
+                    ? TestResponse(
+                        status: 304, headers: [("ETag", "\"t\""), ("Cache-Control", "max-age=3600")])
+                    : self.answer("stored", ("ETag", "\"t\""), ("Cache-Control", "max-age=3600"))
+            }
+            let lines = LineCollector()
+            let api = TestAPI(
+                server: server,
+                options: ResourceOptions {
+                    $0.cache = HTTPCache()
+                    $0.debug = true
+                    $0.log = lines.sink
+                })
+            let offline = await #expect(throws: NetLayerError.self) {
+                try await api.target(path).makeExecutor().cachePolicy(.onlyIfCached).response()
+            }
+            #expect(offline?.statusCode == 504)
+            #expect(server.requests(path: path).isEmpty)
+            let first = try await api.target(path).makeExecutor().response()
+            #expect(
+                first.cacheStatus?.description == "stored" && first.cacheStatus?.forwardReason == "uri-miss")
+            let hit = try await api.target(path).makeExecutor().response()
+            #expect(hit.cacheStatus?.isHit == true && hit.cacheStatus?.description == "hit")
+            #expect((hit.cacheStatus?.timeToLive ?? 0) > 3000)
+            let bypassed = try await api.target(path).makeExecutor().cachePolicy(.bypass).response()
+            #expect(bypassed.cacheStatus == nil && bypassed.data == Data("stored".utf8))
+            let refreshed = try await api.target(path).makeExecutor().cachePolicy(.revalidate).response()
+            #expect(refreshed.cacheStatus?.description == "revalidated")
+            #expect(server.requests(path: path).last?.header("If-None-Match") == "\"t\"")
+            #expect(server.requests(path: path).last?.header("Cache-Control") == nil)
+            let target = AlwaysFreshTarget(resource: api, path: path)
+            _ = try await target.makeExecutor().execute()
+            #expect(server.requests(path: path).count == 4)
+            #expect(lines.lines.contains { $0.contains("· cache hit") })
+            #expect(lines.lines.contains { $0.contains("· cache revalidated") })
+        }
+
+        /// A target whose calls never use the cache.
+        final class AlwaysFreshTarget: Target, @unchecked Sendable {
+            override var cachePolicy: CachePolicy? { .bypass }
+        }
+
         @Test func theCacheKeepsToItsByteBound() async throws {
             let server = try Self.server.get()
             let path = uniquePath()

@@ -30,20 +30,27 @@ enum CachingExamples {
 
     static func listOffline(_ catalog: Catalog, showBanner: (String) -> Void) async throws -> [Book] {
         let response = try await catalog.books().makeExecutor().response(model: [Book].self)
-        if response.headerFields["Cache-Status"]?.contains("fwd=stale") == true {
+        if response.cacheStatus?.description == "stale" {
             showBanner("Offline: showing the books saved earlier")
         }
         return response.value
     }
 
     static func refresh(_ catalog: Catalog) async throws -> [Book] {
-        try await catalog.books().makeExecutor(headers: ["Cache-Control": "no-cache"])
-            .execute(model: [Book].self)
+        try await catalog.books().makeExecutor().cachePolicy(.revalidate).execute(model: [Book].self)
     }
 
     static func savedOnly(_ catalog: Catalog) async throws -> [Book] {
-        try await catalog.books().makeExecutor(headers: ["Cache-Control": "only-if-cached, max-stale"])
+        try await catalog.books().makeExecutor().cachePolicy(.onlyIfCached).execute(model: [Book].self)
+    }
+
+    static func tenMinutesStale(_ catalog: Catalog) async throws -> [Book] {
+        try await catalog.books().makeExecutor(headers: ["Cache-Control": "max-stale=600"])
             .execute(model: [Book].self)
+    }
+
+    final class LivePricesTarget: Target, @unchecked Sendable {
+        override var cachePolicy: CachePolicy? { .bypass }
     }
 
     static func logOut(_ cache: HTTPCache) {
@@ -87,6 +94,9 @@ extension WireTests {
             #expect(try await CachingExamples.listOffline(catalog) { banners.append($0) }.map(\.id) == [1])
             #expect(banners == ["Offline: showing the books saved earlier"])
             #expect(try await CachingExamples.savedOnly(catalog).map(\.id) == [1])
+            #expect(try await CachingExamples.tenMinutesStale(catalog).map(\.id) == [1])
+            let live = CachingExamples.LivePricesTarget(resource: catalog, path: "/books")
+            await #expect(throws: NetLayerError.self) { try await live.makeExecutor().execute() }
             CachingExamples.logOut(cache)
             #expect(cache.usage.entries == 0)
             #expect(CachingExamples.makeCatalog().options.cache?.maximumBytes == 20 << 20)
