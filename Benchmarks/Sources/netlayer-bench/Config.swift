@@ -6,7 +6,7 @@ import Foundation
 /// | variable | flag | full | quick |
 /// | --- | --- | --- | --- |
 /// | `BENCH_QUICK=1` | `--quick` | | |
-/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|json\|ahc\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--json-only`, `--ahc-only`, `--latency-only` | all but latency | all but latency |
+/// | `BENCH_ONLY=prep\|throughput\|transfers\|events\|json\|ahc\|cache\|latency` | `--prep-only`, `--throughput-only`, `--transfers-only`, `--events-only`, `--json-only`, `--ahc-only`, `--cache-only`, `--latency-only` | all but latency | all but latency |
 /// | `BENCH_LATENCY_BLOCKS` (rotations of the latency diagnostic, 25 requests per client each) | | 300 | 60 |
 /// | `BENCH_PREP_ROUNDS` | | 20 | 5 |
 /// | `BENCH_PREP_ITERATIONS` (per round and case) | | 5000 | 1000 |
@@ -48,6 +48,9 @@ struct Config: CustomStringConvertible {
     var ahcConnections: [Int]
     /// `BENCH_AHC_PARTS`: which comparisons of the AHC part run.
     var ahcParts: Set<AHCPart>
+    /// The cache part (`--cache-only`, `BENCH_ONLY=cache`; see CacheBenchmark.swift): a cache hit
+    /// against a loopback round trip.
+    var runCache: Bool
     /// The layer-by-layer latency diagnostic (`--latency-only`, `BENCH_ONLY=latency`; never part of a
     /// full run). See LatencyBenchmark.swift.
     var runLatency: Bool
@@ -110,10 +113,11 @@ struct Config: CustomStringConvertible {
         if arguments.contains("--json-only") { only = "json" }
         if arguments.contains("--latency-only") { only = "latency" }
         if arguments.contains("--ahc-only") { only = "ahc" }
+        if arguments.contains("--cache-only") { only = "cache" }
         for argument in arguments.dropFirst() where argument.hasPrefix("--") {
             let known = [
                 "--quick", "--prep-only", "--throughput-only", "--transfers-only", "--events-only",
-                "--json-only", "--ahc-only", "--latency-only",
+                "--json-only", "--ahc-only", "--latency-only", "--cache-only",
             ]
             if !known.contains(argument) {
                 fail(
@@ -132,8 +136,12 @@ struct Config: CustomStringConvertible {
                 "BENCH_PROFILE_CLIENT must be one of \(profileClients.joined(separator: ", ")), not \(client)"
             )
         }
-        if !["", "prep", "throughput", "transfers", "events", "json", "ahc", "latency"].contains(only) {
-            fail("BENCH_ONLY must be prep, throughput, transfers, events, json, ahc or latency, not \(only)")
+        if !["", "prep", "throughput", "transfers", "events", "json", "ahc", "latency", "cache"].contains(
+            only)
+        {
+            fail(
+                "BENCH_ONLY must be prep, throughput, transfers, events, json, ahc, latency or cache, not \(only)"
+            )
         }
         func list(_ name: String, allowed: [String]) -> [String] {
             guard let text = environment[name] else { return allowed }
@@ -196,6 +204,7 @@ struct Config: CustomStringConvertible {
             ahcConcurrencies: counts("BENCH_AHC_CONCURRENCY", default: [32, 256]),
             ahcConnections: counts("BENCH_AHC_CONNECTIONS", default: [8]),
             ahcParts: Set(ahcParts.compactMap(AHCPart.init(rawValue:))),
+            runCache: only == "" || only == "cache",
             runLatency: only == "latency",
             latencyBlocks: count("BENCH_LATENCY_BLOCKS", full: 300, quick: 60),
             prepRounds: count("BENCH_PREP_ROUNDS", full: 20, quick: 5),

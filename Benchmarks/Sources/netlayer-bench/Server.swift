@@ -43,6 +43,12 @@ enum BenchServer {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: buffer))
         }
+        // The same body, fresh for a day: the cache part's hit (CacheBenchmark.swift).
+        router.get("/books-cached") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=86400"],
+                body: ResponseBody(byteBuffer: buffer))
+        }
         TransferRoutes.add(to: router)
 
         var logger = Logger(label: "netlayer-bench.server")

@@ -95,7 +95,7 @@ let progress: @Sendable (String) -> Void = { line in
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 var server: BenchServer.Running?
-if config.runThroughput || config.runTransfers || config.runLatency || config.runAHC {
+if config.runThroughput || config.runTransfers || config.runLatency || config.runAHC || config.runCache {
     do {
         server = try await BenchServer.start()
     } catch {
@@ -207,6 +207,14 @@ if config.runThroughput, let server {
         Report.throughput(concurrent!, bodyBytes: server.bodyBytes)
     } catch {
         fail("throughput benchmark: \(error)")
+    }
+}
+
+if config.runCache, let server {
+    do {
+        try await CacheBenchmark.run(port: server.port, blocks: config.quick ? 20 : 100, progress: progress)
+    } catch {
+        fail("cache benchmark: \(error)")
     }
 }
 

@@ -42,6 +42,11 @@ struct CacheKey: Sendable, Hashable {
     /// path and query otherwise byte for byte. Secret query params stay in it: a disk store names
     /// its files by a digest of the whole key, never by this text.
     static func uri(for url: URL) -> String {
+        quickURI(url.absoluteString) ?? parsedURI(for: url)
+    }
+
+    /// ``uri(for:)`` through `URLComponents`: the general path.
+    static func parsedURI(for url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url.absoluteString
         }
@@ -55,6 +60,29 @@ struct CacheKey: Sendable, Hashable {
             components.percentEncodedPath = "/"
         }
         return components.string ?? url.absoluteString
+    }
+
+    /// ``uri(for:)`` of the common `scheme://host[:port]/path?query` text without parsing it
+    /// again (a cache hit pays for this on every call); `nil` for anything else (user info, an
+    /// IPv6 literal, no `://`), which the general path handles.
+    static func quickURI(_ text: String) -> String? {
+        guard let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        let rest = text[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd].lowercased()
+        guard !authority.isEmpty, !authority.contains("@"), !authority.contains("[") else { return nil }
+        if let colon = authority.lastIndex(of: ":") {
+            let port = authority[authority.index(after: colon)...]
+            guard port.allSatisfy(\.isNumber) else { return nil }
+            if port.isEmpty || Int(port) == Origin.defaultPort(forScheme: scheme) {
+                authority = String(authority[..<colon])
+            }
+        }
+        var tail = rest[authorityEnd...]
+        if let hash = tail.firstIndex(of: "#") { tail = tail[..<hash] }
+        let path = tail.first == "/" ? String(tail) : "/" + tail
+        return scheme + "://" + authority + path
     }
 }
 

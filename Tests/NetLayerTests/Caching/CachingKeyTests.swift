@@ -133,4 +133,20 @@ struct CachingKeyTests {
         let key = CacheKey(url: url, headers: headers, redaction: Redaction(), salt: salt)
         #expect(key == CacheKey(uri: "https://api.example/a", partition: salted))
     }
+
+    /// The quick path of `uri(for:)` gives what the general one gives, or leaves the URL to it.
+    @Test func theQuickURIAgreesWithTheGeneralOne() throws {
+        let texts = [
+            "HTTP://Example.COM:80/a?b=1#frag", "https://a.example:443", "http://127.0.0.1:8080/x?y",
+            "https://a.example/p%20q?x=%2F", "http://a.example?q", "https://A.example:8443/#only",
+            "http://a.example:/x",
+        ]
+        for text in texts {
+            let url = try #require(URL(string: text))
+            #expect(CacheKey.quickURI(url.absoluteString) == CacheKey.parsedURI(for: url), "\(text)")
+        }
+        #expect(CacheKey.quickURI("http://user:pw@a.example/") == nil)
+        #expect(CacheKey.quickURI("http://[::1]:80/") == nil)
+        #expect(CacheKey.quickURI("mailto:a@example.com") == nil)
+    }
 }
