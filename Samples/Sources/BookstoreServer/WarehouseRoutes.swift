@@ -11,6 +11,9 @@ public struct WarehouseStats: Sendable {
     public var orders = 0
     /// Requests answered with an order stored earlier under the same key.
     public var replayedOrders = 0
+    /// `GET /v1/bestsellers` requests, and how many carried `If-None-Match`.
+    public var bestsellerRequests = 0
+    public var conditionalBestsellerRequests = 0
 }
 
 /// Routes that fail the way real back ends do, so the client's retries have something to do:
@@ -22,6 +25,9 @@ public struct WarehouseStats: Sendable {
 ///   stored order (201, `Idempotent-Replayed: true`), never a second order.
 /// - `GET /v1/promotions`: answered 200 with an HTML maintenance page instead of JSON, as a
 ///   misconfigured proxy or CDN would.
+/// - `GET /v1/bestsellers`: a list to cache: `ETag`, `Cache-Control: max-age=0,
+///   stale-if-error=600`, 304 to a matching `If-None-Match`; from its third request on, the back
+///   end is down (503).
 struct WarehouseRoutes {
     let store: BookStore
     let state: WarehouseState
@@ -30,6 +36,23 @@ struct WarehouseRoutes {
         group.get("books/:id/stock", use: stock)
         group.post("orders", use: order)
         group.get("promotions", use: promotions)
+        group.get("bestsellers", use: bestsellers)
+    }
+
+    @Sendable func bestsellers(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let tag = "\"bestsellers-1\""
+        let conditional = request.headers[.ifNoneMatch] == tag
+        let count = await state.bestsellersRequest(conditional: conditional)
+        if count > 2 {
+            throw APIError(
+                status: .serviceUnavailable, code: "catalog_down",
+                message: "the catalog is down for maintenance")
+        }
+        let headers: HTTPFields = [.eTag: tag, .cacheControl: "max-age=0, stale-if-error=600"]
+        if conditional { return Response(status: .notModified, headers: headers) }
+        var response = try JSONResponse.make([StockRecord(bookId: 1, inStock: 12, warehouse: "Leipzig")])
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     @Sendable func stock(_ request: Request, context: BasicRequestContext) async throws -> Response {
@@ -118,6 +141,13 @@ actor WarehouseState {
 
     private(set) var stats = WarehouseStats()
     private var ordersByKey: [String: OrderRecord] = [:]
+
+    /// Counts a bestsellers request; returns which one it is, from 1.
+    func bestsellersRequest(conditional: Bool) -> Int {
+        stats.bestsellerRequests += 1
+        if conditional { stats.conditionalBestsellerRequests += 1 }
+        return stats.bestsellerRequests
+    }
 
     /// Counts a stock request; returns which request for this book it is, from 1.
     func stockRequest(for id: Int) -> Int {

@@ -11,11 +11,13 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
     ///     means no request is ever refused with 429. Pass `[]` to switch the limiter off.
     ///   - transport: Default: NetLayer's `URLSessionTransport`.
     ///   - debug: Print every request and response of this resource.
+    ///   - cache: A private HTTP cache for the resource's calls (see Story+Caching.swift). Default none.
     init(
         port: Int, token: String,
         rateLimits: [RateLimit] = [RateLimit(requests: 5, per: .seconds(1))],
         transport: (any Transport)? = nil,
-        debug: Bool = false
+        debug: Bool = false,
+        cache: HTTPCache? = nil
     ) {
         super.init(
             protocol: .http,
@@ -24,7 +26,11 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
             defaultHeaders: ["Authorization": "Bearer \(token)", "Accept": "application/json"],
             rateLimits: rateLimits,
             transport: transport,
-            options: ResourceOptions(decoder: BookstoreAPI.makeDecoder(), debug: debug)
+            options: ResourceOptions {
+                $0.decoder = BookstoreAPI.makeDecoder()
+                $0.debug = debug
+                $0.cache = cache
+            }
         )
     }
 
@@ -49,10 +55,27 @@ final class BookstoreAPI: Resource, @unchecked Sendable {
     /// `/live`: sales and restocks as Server-Sent Events, with ids and reconnection.
     func live() -> LiveFeedTarget { LiveFeedTarget(resource: self, path: "/live") }
 
+    /// `/bestsellers`: a list the service lets clients cache (an `ETag`, `stale-if-error`).
+    func bestsellers() -> BestsellersTarget { BestsellersTarget(resource: self, path: "/bestsellers") }
+
     /// The service writes snake_case keys.
     private static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return decoder
+    }
+}
+
+/// `/bestsellers`.
+final class BestsellersTarget: Target, @unchecked Sendable {
+    /// One bestseller: a book and how many the warehouse holds.
+    struct Bestseller: Decodable, Sendable {
+        var bookId: Int
+        var inStock: Int
+    }
+
+    /// The list, with the response (its `cacheStatus` says where it came from).
+    func list() async throws -> Response<[Bestseller]> {
+        try await makeExecutor().response(model: [Bestseller].self)
     }
 }

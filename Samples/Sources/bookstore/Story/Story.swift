@@ -53,6 +53,9 @@ final class Story {
         try await deleteBook(book)
         try await wrongToken()
 
+        chapter("Caching", "a private HTTP cache: revalidation and stale-if-error")
+        try await caching()
+
         chapter("Rate limits", "a burst against the server's 5 requests per second")
         try await burstWithoutLimiter()
         try await burstWithLimiter()
