@@ -11,7 +11,7 @@ extension ResourceOptions {
         set { paramStyle = newValue }
     }
 
-    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:)``,
+    /// The former spelling of ``init(encoder:decoder:paramStyle:bodyParams:validation:timeout:resourceTimeout:redirects:debug:log:redaction:errorMapping:interceptors:retryPolicy:retryBudget:authentication:maximumResponseSize:observer:cookieJar:cache:)``,
     /// with `encoding:` for `paramStyle:`.
     @available(*, deprecated, message: "`encoding:` is now `paramStyle:`")
     public init(
