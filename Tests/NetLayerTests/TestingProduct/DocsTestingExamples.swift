@@ -223,30 +223,38 @@ struct DocsTestingExamples {
 
         #expect(download.fileSize == 5_000_000)
     }
+}
 
-    @Test func resumesAnInterruptedExport() async throws {
-        let server = try LoopbackServer.start()
-        defer { server.stop() }
-        let csv = Data(String(repeating: "id,title\n1,Dune\n", count: 10_000).utf8)
-        server.route("/v1/books/export") { request in
-            // The first answer stops after 64 KiB; the resumed one runs to the end.
-            .ranged(
-                csv, for: request, contentType: "text/csv",
-                cutAfter: request.header("Range") == nil ? 65_536 : nil)
+// The interrupted export runs with the serialized wire tests: in the fully parallel run it was
+// seen three times to fail its resumed request (a reset, or a second cut), never alone or under
+// CPU load (25 runs); its cause is not found yet.
+extension WireTests {
+    @Suite("Docs/Testing.md: resuming an interrupted export")
+    struct DocsResumedExportExample {
+        @Test func resumesAnInterruptedExport() async throws {
+            let server = try LoopbackServer.start()
+            defer { server.stop() }
+            let csv = Data(String(repeating: "id,title\n1,Dune\n", count: 10_000).utf8)
+            server.route("/v1/books/export") { request in
+                // The first answer stops after 64 KiB; the resumed one runs to the end.
+                .ranged(
+                    csv, for: request, contentType: "text/csv",
+                    cutAfter: request.header("Range") == nil ? 65_536 : nil)
+            }
+            let books = CatalogAPI(protocol: .http, domain: server.hostAndPort).books()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).csv")
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            let cut = await #expect(throws: NetLayerError.self) { try await books.export(to: file) }
+            let download = try await books.export(to: file)
+
+            #expect(cut?.code == .transport)
+            #expect(download.head.statusCode == 206 && download.resumedFrom > 0)
+            #expect(try Data(contentsOf: file) == csv)
+            let resumed = try #require(server.requests(path: "/v1/books/export").last)
+            #expect(resumed.header("Range") == "bytes=\(download.resumedFrom)-")
+            #expect(resumed.header("If-Range") == LoopbackResponse.ranged(csv, for: resumed).header("ETag"))
         }
-        let books = CatalogAPI(protocol: .http, domain: server.hostAndPort).books()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).csv")
-        defer { try? FileManager.default.removeItem(at: file) }
-
-        let cut = await #expect(throws: NetLayerError.self) { try await books.export(to: file) }
-        let download = try await books.export(to: file)
-
-        #expect(cut?.code == .transport)
-        #expect(download.head.statusCode == 206 && download.resumedFrom > 0)
-        #expect(try Data(contentsOf: file) == csv)
-        let resumed = try #require(server.requests(path: "/v1/books/export").last)
-        #expect(resumed.header("Range") == "bytes=\(download.resumedFrom)-")
-        #expect(resumed.header("If-Range") == LoopbackResponse.ranged(csv, for: resumed).header("ETag"))
     }
 }
 
