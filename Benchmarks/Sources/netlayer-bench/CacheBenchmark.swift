@@ -20,25 +20,9 @@ enum CacheBenchmark {
             throw BenchError(
                 "/books-cached was not stored: \(stored.cacheStatus?.description ?? "no cache status")")
         }
-        for client in clients {
-            for _ in 0..<200 { try check(try await client.fetch()) }
-        }
         let perBlock = 25
-        var micros = [[Double]](repeating: [], count: clients.count)
-        for block in 0..<blocks {
-            if block % 50 == 0 { progress("cache: block \(block + 1)/\(blocks)") }
-            for offset in clients.indices {
-                let index = (offset + block) % clients.count
-                for _ in 0..<perBlock {
-                    let start = ContinuousClock.now
-                    let books = try await clients[index].fetch()
-                    let took = ContinuousClock.now - start
-                    try check(books)
-                    micros[index].append(
-                        Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12)
-                }
-            }
-        }
+        let micros = try await LatencyBenchmark.timeInBlocks(
+            clients, blocks: blocks, label: "cache", progress: progress)
         let hit = try await BooksTarget(resource: cached, path: "/books-cached").makeExecutor().response()
         guard hit.cacheStatus?.isHit == true else { throw BenchError("the last call was not a hit") }
         print("")
@@ -64,10 +48,6 @@ enum CacheBenchmark {
         print(
             "RESULT cache_hit_us=\(Report.fixed(medians[1], 1)) round_trip_us=\(Report.fixed(medians[0], 1)) cache_ratio=\(Report.fixed(ratio, 4))"
         )
-    }
-
-    static func check(_ books: [Book]) throws {
-        guard books == BenchServer.books else { throw BenchError("a wrong list of books") }
     }
 }
 

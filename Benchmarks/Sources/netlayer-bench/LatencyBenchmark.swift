@@ -36,25 +36,7 @@ enum LatencyBenchmark {
             ("NetLayer", { try await netLayer.books() }),
         ]
         let perBlock = 25
-        // Warm every client (connections, caches) before anything counts.
-        for client in clients {
-            for _ in 0..<200 { try check(try await client.fetch()) }
-        }
-        var micros = [[Double]](repeating: [], count: clients.count)
-        for block in 0..<blocks {
-            if block % 50 == 0 { progress("latency: block \(block + 1)/\(blocks)") }
-            for offset in clients.indices {
-                let index = (offset + block) % clients.count
-                for _ in 0..<perBlock {
-                    let start = ContinuousClock.now
-                    let books = try await clients[index].fetch()
-                    let took = ContinuousClock.now - start
-                    try check(books)
-                    micros[index].append(
-                        Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12)
-                }
-            }
-        }
+        let micros = try await timeInBlocks(clients, blocks: blocks, label: "latency", progress: progress)
         print("")
         print(
             "== Sequential GET+decode latency by layer (DIAGNOSTIC), \(blocks * perBlock) requests per client "
@@ -79,7 +61,37 @@ enum LatencyBenchmark {
         }
     }
 
-    private static func check(_ books: [Book]) throws {
+    /// Warms every client (200 calls: connections, caches), then times `blocks` rotations of
+    /// 25 sequential calls per client, the first client of each rotation moving on by one, so the
+    /// machine's noise hits them alike. Returns each client's call times in µs. Also used by
+    /// ``CacheBenchmark``.
+    static func timeInBlocks(
+        _ clients: [(name: String, fetch: ThroughputBenchmark.Fetch)], blocks: Int, label: String,
+        progress: (String) -> Void
+    ) async throws -> [[Double]] {
+        let perBlock = 25
+        for client in clients {
+            for _ in 0..<200 { try check(try await client.fetch()) }
+        }
+        var micros = [[Double]](repeating: [], count: clients.count)
+        for block in 0..<blocks {
+            if block % 50 == 0 { progress("\(label): block \(block + 1)/\(blocks)") }
+            for offset in clients.indices {
+                let index = (offset + block) % clients.count
+                for _ in 0..<perBlock {
+                    let start = ContinuousClock.now
+                    let books = try await clients[index].fetch()
+                    let took = ContinuousClock.now - start
+                    try check(books)
+                    micros[index].append(
+                        Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12)
+                }
+            }
+        }
+        return micros
+    }
+
+    static func check(_ books: [Book]) throws {
         guard books == BenchServer.books else { throw BenchError("a client decoded the wrong books") }
     }
 
