@@ -24,7 +24,7 @@ struct CacheStage: Stage {
                     method: method, status: response.head.statusCode, requestURL: request.url,
                     responseHeaders: response.head.headerFields)
                 {
-                    cache.invalidate(uri: CacheKey.uri(for: url))
+                    await cache.invalidate(cache.key(url: url, headers: HeaderFields(), redaction: .default))
                 }
             }
             return response
@@ -38,9 +38,9 @@ struct CacheStage: Stage {
         // The call's policy decides as request directives would, without being sent.
         if let directives = context.cachePolicy.directives { fields.append("Cache-Control", directives) }
         let redaction = context.call?.resource.options.redaction ?? .default
-        let key = CacheKey(url: request.url, headers: fields, redaction: redaction, salt: .process)
+        let key = cache.key(url: request.url, headers: fields, redaction: redaction)
         let requestTime = Date()
-        let variants = cache.variants(of: key)
+        let variants = await cache.variants(of: key)
         if let range = fields["Range"] {
             // A single range of a fresh, complete stored response is answered from it (§3.4);
             // anything else goes to the server as it is, and its answer is not stored.
@@ -53,7 +53,7 @@ struct CacheStage: Stage {
             }
             return try await next(request, context)
         }
-        var validate: (entries: [HTTPCache.Entry], staleIfError: Double?)?
+        var validate: (entries: [HTTPCacheEntry], staleIfError: Double?)?
         var detail = variants.isEmpty ? "uri-miss" : "vary-miss"
         for entry in variants {
             guard let reuse = entry.stored.reuse(for: fields, at: requestTime) else { continue }
@@ -116,7 +116,7 @@ struct CacheStage: Stage {
         if let validate {
             if status == 304 {
                 response.body.cancel()
-                return freshen(
+                return await freshen(
                     key, validate.entries, with: response.head, request: request, requestTime: requestTime,
                     responseTime: responseTime)
             }
@@ -133,9 +133,10 @@ struct CacheStage: Stage {
             method: method, requestHeaders: fields, status: status,
             responseHeaders: response.head.headerFields,
             requestTime: requestTime, responseTime: responseTime)
-        guard case .store(let stored) = decision else {
+        guard case .store(let decided) = decision else {
             return Self.marked(response, "fwd=\(detail); fwd-status=\(status)")
         }
+        let stored = decided.withoutCredentialFields(redaction: redaction)
         if let length = response.body.expectedLength, length > Int64(cache.maximumEntryBytes) {
             return Self.marked(response, "fwd=\(detail); fwd-status=\(status)")
         }
@@ -143,29 +144,27 @@ struct CacheStage: Stage {
         return TransportResponse(
             head: marked.head,
             body: StoringBody.wrap(response.body, limit: cache.maximumEntryBytes) { [cache] body in
-                cache.store(HTTPCache.Entry(stored: stored, body: body), under: key)
+                await cache.store(HTTPCacheEntry(stored: stored, body: body), under: key)
             })
     }
 
     /// The stored responses a 304 selects, freshened and served (§4.3.4); when it selects none,
     /// the first candidate is served as it was stored.
     private func freshen(
-        _ key: CacheKey, _ entries: [HTTPCache.Entry], with head: ResponseHead, request: TransportRequest,
+        _ key: HTTPCacheKey, _ entries: [HTTPCacheEntry], with head: ResponseHead, request: TransportRequest,
         requestTime: Date, responseTime: Date
-    ) -> TransportResponse {
+    ) async -> TransportResponse {
         let notModified = head.headerFields
         let selected = Set(
-            CacheValidation.selectedForUpdate(by: notModified, among: entries.map(\.stored.headers)).map {
-                entries[$0].stored
-            })
+            CacheValidation.selectedForUpdate(by: notModified, among: entries.map(\.stored.headers)))
         var served = entries.first
-        cache.update(key) { entry in
-            guard selected.contains(entry.stored) else { return nil }
-            var updated = entry
-            updated.stored = entry.stored.freshened(
-                by: notModified, requestTime: requestTime, responseTime: responseTime)
-            if served?.stored == entry.stored { served = updated }
-            return updated
+        for (index, entry) in entries.enumerated() where selected.contains(index) {
+            let updated = HTTPCacheEntry(
+                stored: entry.stored.freshened(
+                    by: notModified, requestTime: requestTime, responseTime: responseTime),
+                body: entry.body)
+            if index == 0 { served = updated }
+            await cache.store(updated, under: key)
         }
         guard let served else { return Self.gatewayTimeout(request) }
         return Self.serve(served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304")
@@ -174,7 +173,7 @@ struct CacheStage: Stage {
     /// Whether a stale `entry` may answer while the server cannot be reached (§4.2.4: a cache
     /// that is disconnected may serve stale), unless the response forbids serving it stale
     /// (`must-revalidate`, `no-cache`) or the request asked for validation (`no-cache`, `max-age`).
-    static func mayServeDisconnected(_ entry: HTTPCache.Entry, request: HeaderFields) -> Bool {
+    static func mayServeDisconnected(_ entry: HTTPCacheEntry, request: HeaderFields) -> Bool {
         let response = ResponseCacheDirectives(entry.stored.headers)
         let asked = RequestCacheDirectives(request)
         return !response.mustRevalidate && response.noCache == nil && !asked.noCache && asked.maxAge == nil
@@ -185,7 +184,7 @@ struct CacheStage: Stage {
     /// entry, a storable answer replaces it (its body read here, up to the entry bound), and a
     /// failure leaves it as it was.
     static func revalidate(
-        _ entry: HTTPCache.Entry, key: CacheKey, request: TransportRequest, context: InterceptorContext,
+        _ entry: HTTPCacheEntry, key: HTTPCacheKey, request: TransportRequest, context: InterceptorContext,
         next: @escaping Pipeline.Next, cache: HTTPCache
     ) async {
         var sent = request
@@ -201,13 +200,9 @@ struct CacheStage: Stage {
             let notModified = head.headerFields
             guard !CacheValidation.selectedForUpdate(by: notModified, among: [entry.stored.headers]).isEmpty
             else { return }
-            cache.update(key) { stored in
-                guard stored.stored == entry.stored else { return nil }
-                var updated = stored
-                updated.stored = stored.stored.freshened(
-                    by: notModified, requestTime: requestTime, responseTime: responseTime)
-                return updated
-            }
+            let freshened = entry.stored.freshened(
+                by: notModified, requestTime: requestTime, responseTime: responseTime)
+            await cache.store(HTTPCacheEntry(stored: freshened, body: entry.body), under: key)
             return
         }
         let decision = StoredResponse.make(
@@ -219,13 +214,16 @@ struct CacheStage: Stage {
             response.body.cancel()
             return
         }
-        cache.store(HTTPCache.Entry(stored: stored, body: body), under: key)
+        let redaction = context.call?.resource.options.redaction ?? .default
+        await cache.store(
+            HTTPCacheEntry(stored: stored.withoutCredentialFields(redaction: redaction), body: body),
+            under: key)
     }
 
     // MARK: Answers made here
 
     /// The `part` of `entry`'s body as a 206 answer to `request` (§3.4, RFC 9110 §14.4).
-    static func serve(_ entry: HTTPCache.Entry, part: ByteRange, request: TransportRequest, at now: Date)
+    static func serve(_ entry: HTTPCacheEntry, part: ByteRange, request: TransportRequest, at now: Date)
         -> TransportResponse
     {
         var fields = entry.stored.servedHeaders(at: now)
@@ -240,7 +238,7 @@ struct CacheStage: Stage {
 
     /// `entry` as the answer to `request` at `now`: its fields with `Age`, and its body (none for
     /// HEAD), marked with `status` in `Cache-Status`.
-    static func serve(_ entry: HTTPCache.Entry, request: TransportRequest, at now: Date, status: String)
+    static func serve(_ entry: HTTPCacheEntry, request: TransportRequest, at now: Date, status: String)
         -> TransportResponse
     {
         var fields = entry.stored.servedHeaders(at: now)
@@ -274,7 +272,7 @@ struct CacheStage: Stage {
     }
 
     /// Whether a stored response forbids serving it stale (`must-revalidate`, `no-cache`).
-    static func forbidsStale(_ entry: HTTPCache.Entry) -> Bool {
+    static func forbidsStale(_ entry: HTTPCacheEntry) -> Bool {
         let response = ResponseCacheDirectives(entry.stored.headers)
         return response.mustRevalidate || response.noCache != nil
     }
@@ -314,7 +312,7 @@ struct CacheStage: Stage {
 /// A response body that keeps a copy of what the consumer reads and hands it to `store` when it
 /// ends whole within `limit` bytes; a longer, failed or abandoned body is not stored.
 enum StoringBody {
-    static func wrap(_ body: ResponseBody, limit: Int, store: @escaping @Sendable (Data) -> Void)
+    static func wrap(_ body: ResponseBody, limit: Int, store: @escaping @Sendable (Data) async -> Void)
         -> ResponseBody
     {
         ResponseBody(
@@ -326,7 +324,7 @@ enum StoringBody {
         typealias Element = Data
         let body: ResponseBody
         let limit: Int
-        let store: @Sendable (Data) -> Void
+        let store: @Sendable (Data) async -> Void
 
         func makeAsyncIterator() -> Iterator {
             Iterator(inner: body.makeAsyncIterator(), limit: limit, store: store)
@@ -335,12 +333,12 @@ enum StoringBody {
         struct Iterator: AsyncIteratorProtocol {
             var inner: ResponseBody.Iterator
             let limit: Int
-            let store: @Sendable (Data) -> Void
+            let store: @Sendable (Data) async -> Void
             var copy: Data? = Data()
 
             mutating func next() async throws -> Data? {
                 guard let chunk = try await inner.next() else {
-                    if let copy { store(copy) }
+                    if let copy { await store(copy) }
                     copy = nil
                     return nil
                 }

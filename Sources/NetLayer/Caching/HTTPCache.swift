@@ -19,133 +19,85 @@ import Foundation
 /// - A response says what the cache did in its `Cache-Status` field (RFC 9211), for example
 ///   `NetLayer; hit; ttl=42` or `NetLayer; fwd=stale; fwd-status=304`.
 ///
+/// Its entries live in a ``HTTPCacheStorage``: in memory by default (``MemoryCacheStorage``), in a
+/// directory that outlives the process (``init(directory:maximumBytes:)``), or in a store of your
+/// own (``init(storage:)``).
+///
 /// One cache may serve several resources; it is safe to share between tasks.
 public final class HTTPCache: Sendable {
-    /// The most bytes of bodies and header fields it keeps; the least recently used entries go
-    /// first when a new one would pass it.
-    public let maximumBytes: Int
-    /// The largest single entry kept: an eighth of ``maximumBytes``.
-    var maximumEntryBytes: Int { maximumBytes / 8 }
+    /// Where its entries are kept.
+    public let storage: any HTTPCacheStorage
+    /// The storage when it is the in-memory one, read without suspending (a hit's fast path).
+    private let memory: MemoryCacheStorage?
+    /// The key of the digests naming its entries (the storage's ``HTTPCacheStorage/keySecret``).
+    let salt: CredentialPartition.Salt
+    /// Keys with a background revalidation in flight.
+    private let revalidating = LockedValue(Set<HTTPCacheKey>())
 
-    private let state = LockedValue(State())
-
-    /// Creates an empty cache.
-    /// - Parameter maximumBytes: Default 10 MiB. Negative values count as 0 (nothing is kept).
-    public init(maximumBytes: Int = 10 << 20) {
-        self.maximumBytes = max(0, maximumBytes)
+    /// A cache in memory (``MemoryCacheStorage``), least recently used entries going first.
+    /// - Parameter maximumBytes: Default 10 MiB. Negative values count as 0 (nothing is kept). No
+    ///   single entry passes an eighth of it.
+    public convenience init(maximumBytes: Int = 10 << 20) {
+        self.init(storage: MemoryCacheStorage(maximumBytes: maximumBytes))
     }
+
+    /// A cache on disk, in `directory` (``DiskCacheStorage``): it survives a restart, and several
+    /// resources and processes may share the directory.
+    /// - Parameters:
+    ///   - directory: Created (owner-only) when missing.
+    ///   - maximumBytes: Default 100 MiB. No single entry passes an eighth of it.
+    /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory cannot be created or written.
+    public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
+        self.init(storage: try await DiskCacheStorage(directory: directory, maximumBytes: maximumBytes))
+    }
+
+    /// A cache keeping its entries in `storage`.
+    public init(storage: any HTTPCacheStorage) {
+        self.storage = storage
+        memory = storage as? MemoryCacheStorage
+        salt = CredentialPartition.Salt(bytes: storage.keySecret)
+    }
+
+    /// The largest response body it copies (its storage's ``HTTPCacheStorage/maximumEntryBytes``).
+    var maximumEntryBytes: Int { storage.maximumEntryBytes }
 
     /// Removes every entry (at a user's logout, for example).
-    public func removeAll() {
-        state.withLock { state in
-            let revalidating = state.revalidating
-            state = State()
-            state.revalidating = revalidating
-        }
-    }
+    public func removeAll() async { await storage.removeAll() }
 
     /// How many responses it holds, and their size in bytes.
-    public var usage: (entries: Int, bytes: Int) {
-        state.withLock { state in (state.entries.values.reduce(0) { $0 + $1.count }, state.bytes) }
+    public func usage() async -> HTTPCacheUsage { await storage.usage() }
+
+    // MARK: What the stage asks
+
+    /// The key of a request to `url` sending `headers`.
+    func key(url: URL, headers: HeaderFields, redaction: Redaction) -> HTTPCacheKey {
+        HTTPCacheKey(CacheKey(url: url, headers: headers, redaction: redaction, salt: salt), salt: salt)
     }
 
-    // MARK: The store
+    /// The stored variants of `key`, newest first.
+    func variants(of key: HTTPCacheKey) async -> [HTTPCacheEntry] {
+        if let memory { return memory.variants(of: key) }
+        return await storage.entries(for: key)
+    }
 
-    /// One stored response and its body.
-    struct Entry: Sendable {
-        var stored: StoredResponse
-        let body: Data
+    /// Stores `entry` under `key` (replacing the variant with the same selecting fields).
+    func store(_ entry: HTTPCacheEntry, under key: HTTPCacheKey) async {
+        await storage.store(entry, for: key)
+    }
 
-        /// What it counts against ``maximumBytes``.
-        var size: Int {
-            body.count + stored.headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
-        }
+    /// Removes every partition's entries for the URI of `key` (§4.4).
+    func invalidate(_ key: HTTPCacheKey) async {
+        await storage.removeEntries(forURIOf: key)
     }
 
     /// Marks `key` as being revalidated in the background; `false` when it already is (one
     /// background revalidation per entry, RFC 5861 §3).
-    func beginRevalidation(of key: CacheKey) -> Bool {
-        state.withLock { $0.revalidating.insert(key).inserted }
+    func beginRevalidation(of key: HTTPCacheKey) -> Bool {
+        revalidating.withLock { $0.insert(key).inserted }
     }
 
     /// Ends what ``beginRevalidation(of:)`` began.
-    func endRevalidation(of key: CacheKey) {
-        state.withLock { _ = $0.revalidating.remove(key) }
-    }
-
-    private struct State {
-        /// Keys with a background revalidation in flight.
-        var revalidating: Set<CacheKey> = []
-        /// The variants of each key, newest last.
-        var entries: [CacheKey: [Entry]] = [:]
-        /// When each key was last used (a counter), for eviction.
-        var lastUse: [CacheKey: UInt64] = [:]
-        var clock: UInt64 = 0
-        var bytes = 0
-
-        mutating func touch(_ key: CacheKey) {
-            clock += 1
-            lastUse[key] = clock
-        }
-
-        mutating func remove(_ key: CacheKey) {
-            if let removed = entries.removeValue(forKey: key) {
-                bytes -= removed.reduce(0) { $0 + $1.size }
-            }
-            lastUse.removeValue(forKey: key)
-        }
-    }
-
-    /// The stored variants of `key`, newest first.
-    func variants(of key: CacheKey) -> [Entry] {
-        state.withLock { state in
-            guard let found = state.entries[key] else { return [] }
-            state.touch(key)
-            return found.reversed()
-        }
-    }
-
-    /// Stores `entry` under `key`, replacing the variant it selects with the same `Vary` values;
-    /// evicts the least recently used keys past ``maximumBytes``. An entry larger than
-    /// ``maximumEntryBytes`` is not kept.
-    func store(_ entry: Entry, under key: CacheKey) {
-        let size = entry.size
-        guard size <= maximumEntryBytes else { return }
-        state.withLock { state in
-            var variants = state.entries[key] ?? []
-            let old = variants.filter { $0.stored.vary == entry.stored.vary }
-            variants.removeAll { $0.stored.vary == entry.stored.vary }
-            state.bytes -= old.reduce(0) { $0 + $1.size }
-            variants.append(entry)
-            state.entries[key] = variants
-            state.bytes += size
-            state.touch(key)
-            while state.bytes > maximumBytes,
-                let oldest = state.lastUse.min(by: { $0.value < $1.value })?.key
-            {
-                state.remove(oldest)
-            }
-        }
-    }
-
-    /// Replaces the stored responses of `key` that `update` changes (a 304's freshening).
-    func update(_ key: CacheKey, _ update: (Entry) -> Entry?) {
-        state.withLock { state in
-            guard var variants = state.entries[key] else { return }
-            for index in variants.indices {
-                if let updated = update(variants[index]) {
-                    state.bytes += updated.size - variants[index].size
-                    variants[index] = updated
-                }
-            }
-            state.entries[key] = variants
-        }
-    }
-
-    /// Removes every partition's entries for the normalised URI `uri` (§4.4).
-    func invalidate(uri: String) {
-        state.withLock { state in
-            for key in state.entries.keys where key.uri == uri { state.remove(key) }
-        }
+    func endRevalidation(of key: HTTPCacheKey) {
+        revalidating.withLock { _ = $0.remove(key) }
     }
 }

@@ -76,6 +76,21 @@ struct StoredResponse: Sendable, Hashable {
         return served
     }
 
+    /// This entry without the selecting fields that carry credentials (`Authorization`,
+    /// `Proxy-Authorization`, `Cookie` and `redaction`'s secret headers): the key's partition
+    /// (``CredentialPartition``) already holds every request it answers to the same values of
+    /// those fields, so comparing them again selects nothing more, and a store that writes the
+    /// entry down never writes a credential.
+    func withoutCredentialFields(redaction: Redaction) -> StoredResponse {
+        let kept = vary.fields.filter { field in
+            !CredentialPartition.credentialNames.contains(field.name) && !redaction.isSecret(field.name)
+        }
+        guard kept.count != vary.fields.count else { return self }
+        return StoredResponse(
+            status: status, headers: headers, requestTime: requestTime, responseTime: responseTime,
+            vary: VaryKey(fields: kept))
+    }
+
     /// This entry freshened by a 304 received at `responseTime` for a request sent at `requestTime`
     /// (§4.3.4): the 304's fields merged in (``CacheValidation/updatedHeaders(_:with:)``) and the
     /// times replaced, so the age counts from the validation. A stored `Age` is dropped unless the

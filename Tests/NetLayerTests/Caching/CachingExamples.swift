@@ -53,8 +53,8 @@ enum CachingExamples {
         override var cachePolicy: CachePolicy? { .bypass }
     }
 
-    static func logOut(_ cache: HTTPCache) {
-        cache.removeAll()
+    static func logOut(_ cache: HTTPCache) async {
+        await cache.removeAll()
     }
 }
 
@@ -97,9 +97,10 @@ extension WireTests {
             #expect(try await CachingExamples.tenMinutesStale(catalog).map(\.id) == [1])
             let live = CachingExamples.LivePricesTarget(resource: catalog, path: "/books")
             await #expect(throws: NetLayerError.self) { try await live.makeExecutor().execute() }
-            CachingExamples.logOut(cache)
-            #expect(cache.usage.entries == 0)
-            #expect(CachingExamples.makeCatalog().options.cache?.maximumBytes == 20 << 20)
+            await CachingExamples.logOut(cache)
+            #expect(await cache.usage().entries == 0)
+            let storage = CachingExamples.makeCatalog().options.cache?.storage as? MemoryCacheStorage
+            #expect(storage?.maximumBytes == 20 << 20)
         }
     }
 }

@@ -1,0 +1,336 @@
+import Foundation
+
+/// An ``HTTPCacheStorage`` in a directory: it survives a restart, and several caches, resources and
+/// processes may use one directory at once.
+///
+/// - **Layout.** `secret` (the ``keySecret``, 32 random bytes, owner-only), `entries/<uri>/<partition>`
+///   (one file per key holding its variants; both names are digests, ``HTTPCacheKey/name``), and
+///   `tmp/`. The directories it makes are owner-only (`0700`), the files too (`0600`). Nothing else
+///   in the directory is touched.
+/// - **Atomic writes.** An entry is written to `tmp/` and renamed over the old one, so a reader in
+///   any process sees the old file or the new one, never a mix. Two processes storing variants of
+///   one key at once may lose one of them (a later miss), never mix them. Nothing is `fsync`ed: a
+///   power cut may leave an entry short, and a short entry is a miss.
+/// - **Checked reads.** A file that is not a whole entry of this key (truncated, changed, of another
+///   version, another key's, not a regular file, larger than ``maximumBytes``) is a miss and is
+///   removed.
+/// - **Bounded.** Entry files are counted against ``maximumBytes``; when a store passes it, the
+///   least recently used files (by modification time, which a hit renews) are removed until an
+///   eighth is free. The count is taken from the directory on the first store and after each trim,
+///   so another process's writes count from then on.
+///
+/// Reads and writes run on a dispatch queue of their own, never on the cooperative pool.
+public final class DiskCacheStorage: HTTPCacheStorage {
+    /// The directory given.
+    public let directory: URL
+    /// The most bytes its entry files take.
+    public let maximumBytes: Int
+    /// The largest single entry kept: an eighth of ``maximumBytes``.
+    public var maximumEntryBytes: Int { maximumBytes / 8 }
+    /// The secret kept in the directory's `secret` file.
+    public let keySecret: [UInt8]
+
+    private let entriesDirectory: URL
+    private let temporaryDirectory: URL
+    private let io: BlockingIO
+    private let state = LockedValue(State())
+
+    private struct State {
+        /// The bytes of entry files as last counted plus what this process wrote since; `nil`
+        /// until counted.
+        var bytes: Int?
+        /// Whether a trim is running (one at a time).
+        var trimming = false
+    }
+
+    /// Opens (or creates) a disk store in `directory`.
+    /// - Parameters:
+    ///   - directory: Created with owner-only permissions when missing; may hold other files.
+    ///   - maximumBytes: Default 100 MiB. Negative values count as 0 (nothing is kept).
+    /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory or its secret cannot be
+    ///   created, read or written.
+    public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
+        try await self.init(directory: directory, maximumBytes: maximumBytes, io: .shared)
+    }
+
+    init(directory: URL, maximumBytes: Int, io: BlockingIO) async throws(NetLayerError) {
+        self.directory = directory
+        self.maximumBytes = max(0, maximumBytes)
+        self.io = io
+        entriesDirectory = directory.appendingPathComponent("entries", isDirectory: true)
+        temporaryDirectory = directory.appendingPathComponent("tmp", isDirectory: true)
+        let result = await io.run {
+            [entriesDirectory, temporaryDirectory] () -> Result<[UInt8], NetLayerError> in
+            Result { () throws(NetLayerError) -> [UInt8] in
+                for folder in [directory, entriesDirectory, temporaryDirectory] {
+                    try Self.makeDirectory(folder)
+                }
+                return try Self.loadSecret(in: directory, temporary: temporaryDirectory)
+            }
+        }
+        keySecret = try result.get()
+    }
+
+    // MARK: HTTPCacheStorage
+
+    /// The variants stored under `key`, newest first; a hit renews the file's modification time.
+    public func entries(for key: HTTPCacheKey) async -> [HTTPCacheEntry] {
+        let path = file(for: key)
+        let name = key.name
+        return await io.run { [maximumBytes] in
+            let (entries, _) = Self.read(path, name: name, limit: maximumBytes)
+            if !entries.isEmpty {
+                try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path.path)
+            }
+            return entries.reversed()
+        }
+    }
+
+    /// Stores `entry` under `key`, replacing the variant with the same selecting fields; older
+    /// variants are dropped while the file would pass ``maximumEntryBytes``.
+    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+        guard entry.size <= maximumEntryBytes else { return }
+        let path = file(for: key)
+        let name = key.name
+        let written: Int? = await io.run { [maximumBytes, maximumEntryBytes, temporaryDirectory] in
+            let (old, oldSize) = Self.read(path, name: name, limit: maximumBytes)
+            var variants = old.filter { !$0.selectsSameRequests(as: entry) }
+            variants.append(entry)
+            var file = Self.encodeFile(name: name, entries: variants)
+            while file.count > maximumEntryBytes, variants.count > 1 {
+                variants.removeFirst()
+                file = Self.encodeFile(name: name, entries: variants)
+            }
+            guard file.count <= maximumEntryBytes,
+                Self.write(file, to: path, temporary: temporaryDirectory)
+            else { return nil }
+            return file.count - oldSize
+        }
+        guard let written else { return }
+        let trim = state.withLock { state -> Bool in
+            if let bytes = state.bytes { state.bytes = bytes + written }
+            guard state.bytes.map({ $0 > maximumBytes }) ?? true, !state.trimming else { return false }
+            state.trimming = true
+            return true
+        }
+        if trim { await self.trim() }
+    }
+
+    /// Removes the directory of `key`'s URI, with every partition's entries in it.
+    public func removeEntries(forURIOf key: HTTPCacheKey) async {
+        let folder = entriesDirectory.appendingPathComponent(key.uriName, isDirectory: true)
+        let removed = await io.run { [temporaryDirectory] in
+            Self.remove(folder, temporary: temporaryDirectory)
+        }
+        state.withLock { state in state.bytes = state.bytes.map { max(0, $0 - removed) } }
+    }
+
+    /// Removes every entry (the secret stays).
+    public func removeAll() async {
+        await io.run { [entriesDirectory, temporaryDirectory] in
+            _ = Self.remove(entriesDirectory, temporary: temporaryDirectory)
+            try? Self.makeDirectory(entriesDirectory)
+        }
+        state.withLock { $0.bytes = nil }
+    }
+
+    /// The entry files in the directory and their size (a scan of the directory).
+    public func usage() async -> HTTPCacheUsage {
+        let files = await io.run { [entriesDirectory] in Self.entryFiles(in: entriesDirectory) }
+        return HTTPCacheUsage(entries: files.count, bytes: files.reduce(0) { $0 + $1.size })
+    }
+
+    // MARK: Bound
+
+    /// Counts the entry files; when they pass ``maximumBytes``, removes the least recently used
+    /// until an eighth of it is free. Also removes temporary files an hour old (a process that
+    /// stopped mid-write).
+    func trim() async {
+        let remaining = await io.run {
+            [entriesDirectory, temporaryDirectory, maximumBytes] () -> Int in
+            Self.removeOldTemporaryFiles(in: temporaryDirectory)
+            var files = Self.entryFiles(in: entriesDirectory)
+            var total = files.reduce(0) { $0 + $1.size }
+            guard total > maximumBytes else { return total }
+            files.sort { $0.modified < $1.modified }
+            let target = maximumBytes - maximumBytes / 8
+            for file in files where total > target {
+                if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
+                SystemFile.removeDirectoryIfEmpty(file.url.deletingLastPathComponent())
+            }
+            return total
+        }
+        state.withLock { state in
+            state.bytes = remaining
+            state.trimming = false
+        }
+    }
+
+    // MARK: Files
+
+    /// The file of `key`.
+    private func file(for key: HTTPCacheKey) -> URL {
+        entriesDirectory.appendingPathComponent(key.uriName, isDirectory: true)
+            .appendingPathComponent(key.name, isDirectory: false)
+    }
+
+    /// `NLCF`.
+    static let fileMagic: [UInt8] = [0x4E, 0x4C, 0x43, 0x46]
+    /// The file form's version.
+    static let fileVersion: UInt8 = 1
+
+    /// The bytes of a file holding `entries` (oldest first) for the key named `name`.
+    static func encodeFile(name: String, entries: [HTTPCacheEntry]) -> Data {
+        var writer = EntryWriter()
+        writer.bytes.append(contentsOf: fileMagic)
+        writer.bytes.append(fileVersion)
+        writer.string(name)
+        writer.integer(UInt16(clamping: entries.count))
+        for entry in entries.prefix(Int(UInt16.max)) {
+            let encoded = entry.encoded()
+            writer.integer(UInt64(encoded.count))
+            writer.bytes.append(contentsOf: encoded)
+        }
+        return Data(writer.bytes)
+    }
+
+    /// The entries of a file's `bytes`, oldest first; `nil` unless it is a whole file of this
+    /// version for the key named `name`, every entry checked.
+    static func decodeFile(_ bytes: Data, name: String) -> [HTTPCacheEntry]? {
+        var reader = EntryReader(bytes: [UInt8](bytes), position: 0)
+        guard reader.take(fileMagic.count).map(Array.init) == fileMagic, reader.byte() == fileVersion,
+            reader.string() == name, let count: UInt16 = reader.integer()
+        else { return nil }
+        var entries: [HTTPCacheEntry] = []
+        for _ in 0..<count {
+            guard let length: UInt64 = reader.integer(), length <= UInt64(reader.remaining),
+                let part = reader.take(Int(length)),
+                let entry = try? HTTPCacheEntry(encoded: Data(part))
+            else { return nil }
+            entries.append(entry)
+        }
+        return reader.remaining == 0 ? entries : nil
+    }
+
+    /// The entries in the file at `path` (oldest first) and its size; a file that is not a whole
+    /// entry file of the key named `name`, or is larger than `limit`, is removed and reads as none.
+    static func read(_ path: URL, name: String, limit: Int) -> (entries: [HTTPCacheEntry], size: Int) {
+        let descriptor: Int32
+        do {
+            descriptor = try SystemFile.openForReading(path.path)
+        } catch {
+            return ([], 0)
+        }
+        let file = OpenFile(descriptor)
+        guard let size = SystemFile.regularFileSize(file.descriptor), size <= Int64(limit) else {
+            try? FileManager.default.removeItem(at: path)
+            return ([], 0)
+        }
+        SystemFile.setBlocking(file.descriptor)
+        guard let bytes = try? SystemFile.read(file.descriptor, at: 0, count: Int(size)),
+            bytes.count == Int(size), let entries = decodeFile(bytes, name: name)
+        else {
+            try? FileManager.default.removeItem(at: path)
+            return ([], 0)
+        }
+        return (entries, Int(size))
+    }
+
+    /// Writes `bytes` to a new owner-only file in `temporary` and renames it to `path` (making its
+    /// directory); `false` when any step fails (nothing is left behind).
+    static func write(_ bytes: Data, to path: URL, temporary: URL) -> Bool {
+        let scratch = temporary.appendingPathComponent(randomName() + ".tmp", isDirectory: false)
+        do {
+            try bytes.write(to: scratch, options: .withoutOverwriting)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: scratch.path)
+            try makeDirectory(path.deletingLastPathComponent())
+            try SystemFile.rename(scratch.path, to: path.path)
+            return true
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            return false
+        }
+    }
+
+    /// Removes `folder` after renaming it into `temporary` (so that no write lands in a folder
+    /// being removed); returns the bytes of the entry files it held.
+    static func remove(_ folder: URL, temporary: URL) -> Int {
+        let doomed = temporary.appendingPathComponent(randomName() + ".removed", isDirectory: true)
+        guard (try? SystemFile.rename(folder.path, to: doomed.path)) != nil else { return 0 }
+        let bytes = entryFiles(in: doomed).reduce(0) { $0 + $1.size }
+        try? FileManager.default.removeItem(at: doomed)
+        return bytes
+    }
+
+    /// Every regular file under `folder`, with its size and modification time.
+    static func entryFiles(in folder: URL) -> [(url: URL, size: Int, modified: Date)] {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys)
+        else { return [] }
+        var files: [(url: URL, size: Int, modified: Date)] = []
+        for case let url as URL in walk {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+            else { continue }
+            files.append((url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+        }
+        return files
+    }
+
+    /// Removes files and folders in `temporary` modified over an hour ago.
+    static func removeOldTemporaryFiles(in temporary: URL) {
+        let keys: [URLResourceKey] = [.contentModificationDateKey]
+        guard
+            let names = try? FileManager.default.contentsOfDirectory(
+                at: temporary, includingPropertiesForKeys: keys)
+        else { return }
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for url in names {
+            let modified = (try? url.resourceValues(forKeys: Set(keys)))?.contentModificationDate
+            if let modified, modified < hourAgo { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// Creates `folder` (and its parents) owner-only when missing.
+    static func makeDirectory(_ folder: URL) throws(NetLayerError) {
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw NetLayerError(
+                .fileFailed, "The cache directory cannot be created: \(error.localizedDescription)")
+        }
+    }
+
+    /// The secret in `directory`'s `secret` file, made when missing: written to `temporary` and
+    /// hard-linked into place, which fails when another process got there first (its secret is
+    /// then read), so every process ends with the same one. A file of the wrong size is replaced.
+    static func loadSecret(in directory: URL, temporary: URL) throws(NetLayerError) -> [UInt8] {
+        let path = directory.appendingPathComponent("secret", isDirectory: false)
+        for _ in 0..<3 {
+            if let data = try? Data(contentsOf: path) {
+                if data.count == secretLength { return [UInt8](data) }
+                try? FileManager.default.removeItem(at: path)
+            }
+            let secret = CredentialPartition.Salt.random().bytes
+            let scratch = temporary.appendingPathComponent(randomName() + ".secret", isDirectory: false)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            do {
+                try Data(secret).write(to: scratch, options: .withoutOverwriting)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: scratch.path)
+            } catch {
+                throw NetLayerError(
+                    .fileFailed, "The cache directory cannot be written: \(error.localizedDescription)")
+            }
+            if (try? FileManager.default.linkItem(at: scratch, to: path)) != nil { return secret }
+        }
+        throw NetLayerError(.fileFailed, "The cache directory's secret cannot be read or made.")
+    }
+
+    /// The secret's length in bytes.
+    static let secretLength = 32
+
+    /// 32 random hex digits.
+    static func randomName() -> String {
+        CredentialPartition.hex(CredentialPartition.Salt.random().bytes.prefix(16).map { $0 })
+    }
+}
