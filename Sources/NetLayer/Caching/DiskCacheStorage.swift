@@ -3,9 +3,9 @@ import Foundation
 /// An ``HTTPCacheStorage`` in a directory: it survives a restart, and several caches, resources and
 /// processes may use one directory at once.
 ///
-/// - **Layout.** `secret` (the ``keySecret``, 32 random bytes, owner-only), `entries/<uri>/<partition>`
-///   (one file per key holding its variants; both names are digests, ``HTTPCacheKey/name``), and
-///   `tmp/`. The directories it makes are owner-only (`0700`), the files too (`0600`). Nothing else
+/// - **Layout.** `secret` (the ``keySecret``, 32 random bytes, owner-only), `entries/<ab>/<name>`
+///   (one file per key holding its variants, named by ``HTTPCacheKey/name``, a digest, in one of
+///   256 folders chosen by its first two digits), and `tmp/`. The directories it makes are owner-only (`0700`), the files too (`0600`). Nothing else
 ///   in the directory is touched.
 /// - **Atomic writes.** An entry is written to `tmp/` and renamed over the old one, so a reader in
 ///   any process sees the old file or the new one, never a mix. Two processes storing variants of
@@ -75,8 +75,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// The variants stored under `key`, newest first; a hit renews the file's modification time.
     public func entries(for key: HTTPCacheKey) async -> [HTTPCacheEntry] {
-        let path = file(for: key)
-        let name = key.name
+        let (path, name) = file(for: key)
         return await io.run { [maximumBytes] in
             let (entries, _) = Self.read(path, name: name, limit: maximumBytes)
             if !entries.isEmpty {
@@ -90,8 +89,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// variants are dropped while the file would pass ``maximumEntryBytes``.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
         guard entry.size <= maximumEntryBytes else { return }
-        let path = file(for: key)
-        let name = key.name
+        let (path, name) = file(for: key)
         let written: Int? = await io.run { [maximumBytes, maximumEntryBytes, temporaryDirectory] in
             let (old, oldSize) = Self.read(path, name: name, limit: maximumBytes)
             var variants = old.filter { !$0.selectsSameRequests(as: entry) }
@@ -116,11 +114,21 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         if trim { await self.trim() }
     }
 
-    /// Removes the directory of `key`'s URI, with every partition's entries in it.
+    /// Removes the files of `key`'s URI in every partition: the names in its folder that start
+    /// with its ``HTTPCacheKey/uriName``.
     public func removeEntries(forURIOf key: HTTPCacheKey) async {
-        let folder = entriesDirectory.appendingPathComponent(key.uriName, isDirectory: true)
-        let removed = await io.run { [temporaryDirectory] in
-            Self.remove(folder, temporary: temporaryDirectory)
+        let (path, _) = file(for: key)
+        let prefix = key.uriName + "-"
+        let removed = await io.run { () -> Int in
+            let folder = path.deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            var bytes = 0
+            for name in names where name.hasPrefix(prefix) {
+                let file = folder.appendingPathComponent(name, isDirectory: false)
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)
+                if (try? FileManager.default.removeItem(at: file)) != nil { bytes += size?.intValue ?? 0 }
+            }
+            return bytes
         }
         state.withLock { state in state.bytes = state.bytes.map { max(0, $0 - removed) } }
     }
@@ -156,7 +164,6 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             let target = maximumBytes - maximumBytes / 8
             for file in files where total > target {
                 if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
-                SystemFile.removeDirectoryIfEmpty(file.url.deletingLastPathComponent())
             }
             return total
         }
@@ -168,10 +175,14 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     // MARK: Files
 
-    /// The file of `key`.
-    private func file(for key: HTTPCacheKey) -> URL {
-        entriesDirectory.appendingPathComponent(key.uriName, isDirectory: true)
-            .appendingPathComponent(key.name, isDirectory: false)
+    /// The file of `key`, and the key's name (its digest made once: it costs an HMAC). The
+    /// folder is the name's first two digits: at most 256 folders, each listed alone to find a
+    /// URI's partitions.
+    private func file(for key: HTTPCacheKey) -> (path: URL, name: String) {
+        let name = key.name(uriName: key.uriName)
+        let path = entriesDirectory.appendingPathComponent(String(name.prefix(2)), isDirectory: true)
+            .appendingPathComponent(name, isDirectory: false)
+        return (path, name)
     }
 
     /// `NLCF`.
@@ -243,8 +254,13 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         do {
             try bytes.write(to: scratch, options: .withoutOverwriting)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: scratch.path)
-            try makeDirectory(path.deletingLastPathComponent())
-            try SystemFile.rename(scratch.path, to: path.path)
+            do {
+                try SystemFile.rename(scratch.path, to: path.path)
+            } catch {
+                // The first entry of its folder (or one made again after `removeAll()`).
+                try makeDirectory(path.deletingLastPathComponent())
+                try SystemFile.rename(scratch.path, to: path.path)
+            }
             return true
         } catch {
             try? FileManager.default.removeItem(at: scratch)

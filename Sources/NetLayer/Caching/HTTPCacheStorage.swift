@@ -74,7 +74,10 @@ public struct HTTPCacheKey: Sendable, Hashable {
     /// (or `anonymous`). Both parts are HMAC-SHA-256 under the store's
     /// ``HTTPCacheStorage/keySecret``: they reveal neither the URI (its query may hold a secret)
     /// nor the credentials, even to someone who can guess them, without that secret.
-    public var name: String {
+    public var name: String { name(uriName: uriName) }
+
+    /// ``name`` from its ``uriName`` already made.
+    func name(uriName: String) -> String {
         uriName + "-" + (key.partition.isAnonymous ? "anonymous" : key.partition.digest)
     }
 

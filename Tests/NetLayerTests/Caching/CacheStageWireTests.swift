@@ -15,6 +15,19 @@ extension WireTests {
             TestAPI(server: server, options: ResourceOptions { $0.cache = cache })
         }
 
+        /// Where a test's cache keeps its entries.
+        enum Storage: String, CaseIterable, Sendable {
+            case memory, disk
+        }
+
+        /// Runs `body` with a new cache of `storage`; a disk cache's directory is removed after.
+        func withCache(_ storage: Storage, _ body: (HTTPCache) async throws -> Void) async throws {
+            guard storage == .disk else { return try await body(HTTPCache()) }
+            try await CachingDiskStorageTests.withDirectory { directory in
+                try await body(HTTPCache(directory: directory))
+            }
+        }
+
         func answer(_ body: String, _ headers: (String, String)...) -> TestResponse {
             TestResponse(status: 200, headers: headers, body: Data(body.utf8))
         }
@@ -33,7 +46,9 @@ extension WireTests {
             #expect(second.headerFields["Age"] != nil && second.statusCode == 200)
         }
 
-        @Test func aStaleResponseIsRevalidatedAndA304ServesTheStoredBody() async throws {
+        @Test(arguments: Storage.allCases) func aStaleResponseIsRevalidatedAndA304ServesTheStoredBody(
+            storage: Storage
+        ) async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { request in
@@ -45,38 +60,45 @@ extension WireTests {
                 }
                 return self.answer("stored body", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
             }
-            let api = api(server, cache: HTTPCache())
-            _ = try await api.target(path).makeExecutor().execute()
-            let second = try await api.target(path).makeExecutor().response()
-            let requests = server.requests(path: path)
-            #expect(requests.count == 2)
-            #expect(requests.first?.header("If-None-Match") == nil)
-            #expect(requests.last?.header("If-None-Match") == "\"v1\"")
-            #expect(second.statusCode == 200 && second.data == Data("stored body".utf8))
-            #expect(second.headerFields["X-Fresh"] == "yes")
-            #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=304")
+            try await withCache(storage) { cache in
+                let api = api(server, cache: cache)
+                _ = try await api.target(path).makeExecutor().execute()
+                let second = try await api.target(path).makeExecutor().response()
+                let requests = server.requests(path: path)
+                #expect(requests.count == 2)
+                #expect(requests.first?.header("If-None-Match") == nil)
+                #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+                #expect(second.statusCode == 200 && second.data == Data("stored body".utf8))
+                #expect(second.headerFields["X-Fresh"] == "yes")
+                #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=304")
+            }
         }
 
-        @Test func aResponseIsNeverServedToOtherCredentials() async throws {
+        @Test(arguments: Storage.allCases) func aResponseIsNeverServedToOtherCredentials(storage: Storage)
+            async throws
+        {
             let server = try Self.server.get()
             let path = uniquePath()
             server.route(path) { request in
                 self.answer(
                     request.header("Authorization") ?? "none", ("Cache-Control", "private, max-age=3600"))
             }
-            let api = api(server, cache: HTTPCache())
-            let alice = try await api.target(path, headers: ["Authorization": "Bearer alice"]).makeExecutor()
-                .execute()
-            let bob = try await api.target(path, headers: ["Authorization": "Bearer bob"]).makeExecutor()
-                .execute()
-            let nobody = try await api.target(path).makeExecutor().execute()
-            let aliceAgain = try await api.target(path, headers: ["Authorization": "Bearer alice"])
-                .makeExecutor().execute()
-            #expect(String(decoding: alice, as: UTF8.self) == "Bearer alice")
-            #expect(String(decoding: bob, as: UTF8.self) == "Bearer bob")
-            #expect(String(decoding: nobody, as: UTF8.self) == "none")
-            #expect(String(decoding: aliceAgain, as: UTF8.self) == "Bearer alice")
-            #expect(server.requests(path: path).count == 3)
+            try await withCache(storage) { cache in
+                let api = api(server, cache: cache)
+                let alice = try await api.target(path, headers: ["Authorization": "Bearer alice"])
+                    .makeExecutor()
+                    .execute()
+                let bob = try await api.target(path, headers: ["Authorization": "Bearer bob"]).makeExecutor()
+                    .execute()
+                let nobody = try await api.target(path).makeExecutor().execute()
+                let aliceAgain = try await api.target(path, headers: ["Authorization": "Bearer alice"])
+                    .makeExecutor().execute()
+                #expect(String(decoding: alice, as: UTF8.self) == "Bearer alice")
+                #expect(String(decoding: bob, as: UTF8.self) == "Bearer bob")
+                #expect(String(decoding: nobody, as: UTF8.self) == "none")
+                #expect(String(decoding: aliceAgain, as: UTF8.self) == "Bearer alice")
+                #expect(server.requests(path: path).count == 3)
+            }
         }
 
         @Test func anUnsafeMethodInvalidatesTheStoredResponse() async throws {
@@ -95,7 +117,9 @@ extension WireTests {
             #expect(server.requests(path: path).map(\.method) == ["GET", "POST", "GET"])
         }
 
-        @Test func staleIfErrorServesTheStoredResponseWhenTheServerFails() async throws {
+        @Test(arguments: Storage.allCases) func staleIfErrorServesTheStoredResponseWhenTheServerFails(
+            storage: Storage
+        ) async throws {
             let server = try Self.server.get()
             let path = uniquePath()
             let calls = LockedValue(0)
@@ -108,12 +132,14 @@ extension WireTests {
                     ? self.answer("saved", ("Cache-Control", "max-age=0, stale-if-error=3600"))
                     : TestResponse(status: 503, headers: [], body: Data("down".utf8))
             }
-            let api = api(server, cache: HTTPCache())
-            _ = try await api.target(path).makeExecutor().execute()
-            let second = try await api.target(path).makeExecutor().response()
-            #expect(server.requests(path: path).count == 2)
-            #expect(second.statusCode == 200 && second.data == Data("saved".utf8))
-            #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=503")
+            try await withCache(storage) { cache in
+                let api = api(server, cache: cache)
+                _ = try await api.target(path).makeExecutor().execute()
+                let second = try await api.target(path).makeExecutor().response()
+                #expect(server.requests(path: path).count == 2)
+                #expect(second.statusCode == 200 && second.data == Data("saved".utf8))
+                #expect(second.headerFields["Cache-Status"] == "NetLayer; fwd=stale; fwd-status=503")
+            }
         }
 
         @Test func onlyIfCachedWithNothingStoredIs504AndNothingIsSent() async throws {
@@ -297,6 +323,63 @@ extension WireTests {
             #expect(usage.entries > 0 && usage.entries < 10)
             await cache.removeAll()
             #expect(await cache.usage() == HTTPCacheUsage(entries: 0, bytes: 0))
+        }
+
+        @Test func aDiskCacheAnswersAfterARestart() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                self.answer("kept", ("Cache-Control", "max-age=3600"), ("ETag", "\"k\""))
+            }
+            try await CachingDiskStorageTests.withDirectory { directory in
+                let before = api(server, cache: try await HTTPCache(directory: directory))
+                _ = try await before.target(path).makeExecutor().execute()
+                // A new process: a new cache and resource on the same directory.
+                let after = api(server, cache: try await HTTPCache(directory: directory))
+                let response = try await after.target(path).makeExecutor().response()
+                #expect(server.requests(path: path).count == 1)
+                #expect(response.data == Data("kept".utf8) && response.headerFields["ETag"] == "\"k\"")
+                #expect(response.cacheStatus?.isHit == true)
+            }
+        }
+
+        /// Two resources calling one API with different keys, their caches on one directory (as
+        /// two processes would be): neither is ever answered with the other's response, and no key
+        /// is written to the directory.
+        @Test func resourcesWithOtherCredentialsShareADirectoryWithoutCrossing() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let users = ["key-one": "user 1", "key-two": "user 2"]
+            server.route(path) { request in
+                self.answer(
+                    request.header("X-Api-Key").flatMap { users[$0] } ?? "anonymous",
+                    ("Cache-Control", "max-age=3600"), ("Vary", "X-Api-Key"))
+            }
+            try await CachingDiskStorageTests.withDirectory { directory in
+                func client(_ key: String?) async throws -> TestAPI {
+                    let cache = try await HTTPCache(directory: directory)
+                    return TestAPI(
+                        server: server, headers: key.map { ["X-Api-Key": $0] } ?? [:],
+                        options: ResourceOptions { $0.cache = cache })
+                }
+                let clients = [
+                    (try await client("key-one"), "user 1"), (try await client("key-two"), "user 2"),
+                    (try await client(nil), "anonymous"),
+                ]
+                for _ in 0..<2 {
+                    for (api, expected) in clients {
+                        let body = try await api.target(path).makeExecutor().execute()
+                        #expect(String(decoding: body, as: UTF8.self) == expected)
+                    }
+                }
+                #expect(server.requests(path: path).count == 3)
+                let files = CachingDiskStorageTests.entryFiles(directory)
+                #expect(files.count == 3)
+                for file in files {
+                    let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+                    #expect(!text.contains("key-one") && !text.contains("key-two"))
+                }
+            }
         }
     }
 }
