@@ -56,6 +56,42 @@ enum CachingExamples {
     static func logOut(_ cache: HTTPCache) async {
         await cache.removeAll()
     }
+
+    static func makeDiskCatalog(cachesDirectory: URL) async throws -> Catalog {
+        let folder = cachesDirectory.appendingPathComponent("catalog", isDirectory: true)
+        let cache = try await HTTPCache(directory: folder, maximumBytes: 50 << 20)
+        return Catalog(cache: cache)
+    }
+
+    /// Entries in a key-value service shared by several servers; a dictionary stands in for it here.
+    actor KeyValueCacheStorage: HTTPCacheStorage {
+        nonisolated let maximumEntryBytes = 1 << 20
+        nonisolated let keySecret: [UInt8]  // the same secret on every server, from your secrets store
+        private var values: [String: [Data]] = [:]  // key name → the variants' bytes, newest first
+
+        init(keySecret: [UInt8]) { self.keySecret = keySecret }
+
+        func entries(for key: HTTPCacheKey) -> [HTTPCacheEntry] {
+            (values[key.name] ?? []).compactMap { try? HTTPCacheEntry(encoded: $0) }
+        }
+
+        func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) {
+            let others = entries(for: key).filter { !$0.selectsSameRequests(as: entry) }
+            values[key.name] = [entry.encoded()] + others.map { $0.encoded() }
+        }
+
+        func removeEntries(forURIOf key: HTTPCacheKey) {
+            values = values.filter { !$0.key.hasPrefix(key.uriName) }
+        }
+
+        func removeAll() { values = [:] }
+
+        func usage() -> HTTPCacheUsage {
+            HTTPCacheUsage(
+                entries: values.values.reduce(0) { $0 + $1.count },
+                bytes: values.values.joined().reduce(0) { $0 + $1.count })
+        }
+    }
 }
 
 extension WireTests {
@@ -101,6 +137,36 @@ extension WireTests {
             #expect(await cache.usage().entries == 0)
             let storage = CachingExamples.makeCatalog().options.cache?.storage as? MemoryCacheStorage
             #expect(storage?.maximumBytes == 20 << 20)
+        }
+
+        /// The disk and the custom store recipes: each answers a second catalog (a restart, another
+        /// server) from what the first stored.
+        @Test func theStoresKeepEntriesForTheNextCatalog() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { _ in
+                TestResponse(
+                    status: 200,
+                    headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=600")],
+                    body: Data(#"[{"id":7}]"#.utf8))
+            }
+            func books(_ catalog: CachingExamples.Catalog) async throws -> Response<[CachingExamples.Book]> {
+                let catalog = CachingExamples.Catalog(
+                    domain: server.hostAndPort, secure: false, cache: catalog.options.cache ?? HTTPCache())
+                return try await CachingExamples.BooksTarget(resource: catalog, path: path).makeExecutor()
+                    .response(model: [CachingExamples.Book].self)
+            }
+            try await CachingDiskStorageTests.withDirectory { caches in
+                _ = try await books(CachingExamples.makeDiskCatalog(cachesDirectory: caches))
+                let restarted = try await books(CachingExamples.makeDiskCatalog(cachesDirectory: caches))
+                #expect(restarted.value.map(\.id) == [7] && restarted.cacheStatus?.isHit == true)
+            }
+            let shared = CachingExamples.KeyValueCacheStorage(keySecret: Array(repeating: 7, count: 32))
+            let first = try await books(CachingExamples.Catalog(cache: HTTPCache(storage: shared)))
+            let second = try await books(CachingExamples.Catalog(cache: HTTPCache(storage: shared)))
+            #expect(first.cacheStatus?.isStored == true && second.cacheStatus?.isHit == true)
+            #expect(await shared.usage().entries == 1)
+            #expect(server.requests(path: path).count == 2)
         }
     }
 }
