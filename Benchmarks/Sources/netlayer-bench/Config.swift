@@ -77,7 +77,8 @@ struct Config: CustomStringConvertible {
     var transferPrefault: Bool
     /// `BENCH_PROFILE_CLIENT=urlsession|netlayer|transport|delegate-…`: instead of the benchmark, send
     /// `BENCH_PROFILE_REQUESTS` (default 500) requests with that client alone, for a profiler, from
-    /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential). `canned-inplace` instead times
+    /// `BENCH_PROFILE_CONCURRENCY` tasks (default 1: sequential); `cache-hit` answers every call
+    /// from a fresh ``HTTPCache`` entry. `canned-inplace` instead times
     /// `BENCH_PROFILE_REQUESTS` canned calls and decodes, each after a real GET (see InPlaceProfile).
     var profileClient: String?
     /// `BENCH_THROUGHPUT_CONTENDER`, a diagnostic: what runs against raw URLSession in the throughput
@@ -128,7 +129,7 @@ struct Config: CustomStringConvertible {
         let profileClients =
             [
                 "urlsession", "netlayer", "netlayer-foundation", "transport", "canned", "canned-decode",
-                "canned-inplace",
+                "canned-inplace", "cache-hit",
             ]
             + URLSessionDelegateClient.Queue.allCases.map { "delegate-\($0.rawValue)" }
         if let client = environment["BENCH_PROFILE_CLIENT"], !profileClients.contains(client) {

@@ -90,7 +90,12 @@ enum EventStreamAllocations {
             stats = try symbol("malloc_interposer_get_stats", as: Stats.self)
         }
 
-        var mallocs: Int {
+        var mallocs: Int { statistics.count }
+
+        /// The bytes the counted mallocs asked for.
+        var bytes: Int { statistics.bytes }
+
+        private var statistics: (count: Int, bytes: Int) {
             var count: Int64 = 0
             var bytes: Int64 = 0
             var small: Int64 = 0
@@ -98,7 +103,7 @@ enum EventStreamAllocations {
             var frees: Int64 = 0
             var freed: Int64 = 0
             stats(&count, &bytes, &small, &large, &frees, &freed)
-            return Int(count)
+            return (Int(count), Int(bytes))
         }
 
         /// Counts the mallocs of `body` (counting on only around it).

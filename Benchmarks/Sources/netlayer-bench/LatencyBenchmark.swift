@@ -69,6 +69,15 @@ enum LatencyBenchmark {
         _ clients: [(name: String, fetch: ThroughputBenchmark.Fetch)], blocks: Int, label: String,
         progress: (String) -> Void
     ) async throws -> [[Double]] {
+        try await timeInBlocks(clients, blocks: blocks, label: label, check: check, progress: progress)
+    }
+
+    /// ``timeInBlocks(_:blocks:label:progress:)`` for calls answering any `Value`, each checked by
+    /// `check`.
+    static func timeInBlocks<Value>(
+        _ clients: [(name: String, fetch: @Sendable () async throws -> Value)], blocks: Int, label: String,
+        check: (Value) throws -> Void, progress: (String) -> Void
+    ) async throws -> [[Double]] {
         let perBlock = 25
         for client in clients {
             for _ in 0..<200 { try check(try await client.fetch()) }
@@ -80,9 +89,9 @@ enum LatencyBenchmark {
                 let index = (offset + block) % clients.count
                 for _ in 0..<perBlock {
                     let start = ContinuousClock.now
-                    let books = try await clients[index].fetch()
+                    let answer = try await clients[index].fetch()
                     let took = ContinuousClock.now - start
-                    try check(books)
+                    try check(answer)
                     micros[index].append(
                         Double(took.components.seconds) * 1e6 + Double(took.components.attoseconds) / 1e12)
                 }

@@ -21,6 +21,11 @@ if CommandLine.arguments.dropFirst().first == EventStreamAllocations.childFlag {
     await EventStreamAllocations.child(Array(CommandLine.arguments.dropFirst(2)))
 }
 
+// A child of the cache part: mallocs per call, with the interposer preloaded.
+if CommandLine.arguments.dropFirst().first == CacheBenchmark.childFlag {
+    await CacheBenchmark.child(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 let config = Config.load()
 print("netlayer-bench: \(config)")
 print(
@@ -51,6 +56,11 @@ if let client = config.profileClient {
         case "canned":
             let canned = try CannedClient()
             fetch = { try await canned.books() }
+        case "cache-hit":
+            let cached = BenchAPI(port: server.port, options: ResourceOptions { $0.cache = HTTPCache() })
+            let target = BooksTarget(resource: cached, path: "/books-cached")
+            _ = try await target.list()
+            fetch = { try await target.list() }
         case "canned-decode":
             let canned = try CannedClient()
             fetch = { try await canned.decodeOnly() }
