@@ -1,7 +1,9 @@
 import Foundation
 
-/// An ``HTTPCacheStorage`` in memory, bounded by bytes: the least recently used keys go first when
-/// a new entry would pass ``maximumBytes``. What ``HTTPCache/init(maximumBytes:)`` uses.
+/// An ``HTTPCacheStorage`` in memory, bounded by bytes: when a new entry passes ``maximumBytes``,
+/// the least recently used keys go until an eighth of it is free (one sort per such trim, so a
+/// store costs O(log n) on average however many entries there are). What
+/// ``HTTPCache/init(maximumBytes:)`` uses.
 public final class MemoryCacheStorage: HTTPCacheStorage {
     /// The most bytes of entries (``HTTPCacheEntry/size``) it keeps.
     public let maximumBytes: Int
@@ -28,9 +30,9 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         }
     }
 
-    /// Stores `entry` under `key`, replacing the variant with the same selecting fields, and evicts
-    /// the least recently used keys past ``maximumBytes``. An entry larger than
-    /// ``maximumEntryBytes`` is not kept.
+    /// Stores `entry` under `key`, replacing the variant with the same selecting fields; past
+    /// ``maximumBytes``, evicts the least recently used keys until an eighth of it is free. An entry
+    /// larger than ``maximumEntryBytes`` is not kept.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
         let size = entry.size
         guard size <= maximumEntryBytes else { return }
@@ -43,7 +45,9 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
             state.entries[key] = variants
             state.bytes += size
             state.touch(key)
-            while state.bytes > maximumBytes, let oldest = state.leastRecentlyUsed() {
+            guard state.bytes > maximumBytes else { return }
+            let target = maximumBytes - maximumBytes / 8
+            for (oldest, _) in state.lastUse.sorted(by: { $0.value < $1.value }) where state.bytes > target {
                 state.remove(oldest)
             }
         }
@@ -79,10 +83,6 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
         mutating func touch(_ key: HTTPCacheKey) {
             clock += 1
             lastUse[key] = clock
-        }
-
-        func leastRecentlyUsed() -> HTTPCacheKey? {
-            lastUse.min(by: { $0.value < $1.value })?.key
         }
 
         mutating func remove(_ key: HTTPCacheKey) {

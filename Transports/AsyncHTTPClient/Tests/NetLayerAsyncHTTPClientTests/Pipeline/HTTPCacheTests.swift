@@ -7,10 +7,17 @@ import Testing
 /// NetLayer's cache over AsyncHTTPClient, which caches nothing of its own: a fresh answer from
 /// memory, a stale one revalidated (the 304 serves the stored body), an unknown content coding
 /// stored and served (libcurl refuses it on Linux: cache-tests `headers-store-Content-Encoding`),
-/// and a stored answer while the server is gone. Asserted on what the server received.
+/// and a stored answer while the server is gone; in memory and on disk. Asserted on what the server
+/// received.
 @Suite struct HTTPCacheTests {
-    @Test(arguments: [nil, Duration.seconds(30)])
-    func freshHitsRevalidationAndAStaleAnswerWhileTheServerIsGone(timeout: Duration?) async throws {
+    @Test(arguments: [nil, Duration.seconds(30)], [false, true])
+    func freshHitsRevalidationAndAStaleAnswerWhileTheServerIsGone(timeout: Duration?, onDisk: Bool)
+        async throws
+    {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("netlayer-ahc-cache-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = onDisk ? try await HTTPCache(directory: directory) : HTTPCache()
         let gone = LockedFlag()
         let server = try LoopbackServer.start(fallback: { request in
             if gone.isSet { return .drop() }
@@ -33,7 +40,7 @@ import Testing
             let api = LoopbackAPI(
                 server: server, transport: transport,
                 options: ResourceOptions {
-                    $0.cache = HTTPCache()
+                    $0.cache = cache
                     $0.timeout = timeout
                 })
             for _ in 0..<3 {
