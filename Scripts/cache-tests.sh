@@ -15,7 +15,8 @@
 # Environment: CACHE_TESTS_DIR (the suite; default ../shared/cache-tests from the repository root),
 # CONFIGURATION (release or debug, default release), CACHE_TESTS_ONLY (space-separated test ids to
 # run alone; the score then counts the others as untested), CACHE_TESTS_MIN_REQUIRED and
-# CACHE_TESTS_MIN_OPTIMAL (floors: a lower score exits 1; unset, no floor).
+# CACHE_TESTS_MIN_OPTIMAL (floors: a lower score exits 1; unset, no floor), CACHE_TESTS_STORAGE
+# (memory, the default, or disk: the cache's entries in a new directory under the run's scratch one).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +29,7 @@ RESULTS=""
 for argument in "$@"; do
     case "$argument" in
         --optional) OPTIONAL=1 ;;
-        -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) log "unknown option $argument"; exit 2 ;;
         *) RESULTS="$argument" ;;
     esac
@@ -124,6 +125,11 @@ fi
 # 4. The run, through NetLayer.
 ONLY=()
 for id in ${CACHE_TESTS_ONLY:-}; do ONLY+=(--only "$id"); done
+case "${CACHE_TESTS_STORAGE:-memory}" in
+    memory) ;;
+    disk) ONLY+=(--disk "$WORK/cache") ;;
+    *) log "CACHE_TESTS_STORAGE must be memory or disk, not $CACHE_TESTS_STORAGE"; exit 2 ;;
+esac
 mkdir -p "$(dirname "$RESULTS")"
 swift run --package-path "$ROOT/Scripts/CacheTests" -c "$CONFIGURATION" cache-tests-runner \
     "$BASE_URL" "$WORK/definitions.json" --output "$RESULTS" ${ONLY[@]+"${ONLY[@]}"}

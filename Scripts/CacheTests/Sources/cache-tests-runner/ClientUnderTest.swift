@@ -14,16 +14,17 @@ import NetLayer
 /// - the transport is URLSession with NetLayer's default configuration (no `URLCache`), with
 ///   enough connections that concurrent tests do not queue behind a delayed response.
 ///
-/// - Parameter server: The suite's server.
-func makeResource(for server: ServerAddress) -> Resource {
+/// - Parameters:
+///   - server: The suite's server.
+///   - cache: NetLayer's private cache, one for the whole run (as a browser has one).
+func makeResource(for server: ServerAddress, cache: HTTPCache) -> Resource {
     let configuration = URLSessionTransport.defaultConfiguration
     configuration.httpMaximumConnectionsPerHost = 64
     let options = ResourceOptions {
         $0.validation = .none
         $0.retryPolicy = .none
         $0.redirects = .default
-        // Issue 28: NetLayer's private cache, one for the whole run (as a browser has one).
-        $0.cache = HTTPCache(maximumBytes: 64 << 20)
+        $0.cache = cache
     }
     return Resource(
         protocol: .http, domain: server.authority,
@@ -39,10 +40,10 @@ struct ClientUnderTest: Sendable {
     private let server: ServerAddress
     private let target: Target
 
-    /// A client for the suite's server at `server`.
-    init(server: ServerAddress) {
+    /// A client for the suite's server at `server`, its answers cached in `cache`.
+    init(server: ServerAddress, cache: HTTPCache) {
         self.server = server
-        target = Target(resource: makeResource(for: server), path: "")
+        target = Target(resource: makeResource(for: server, cache: cache), path: "")
     }
 
     /// Sends request `number` (from 1) of a test and reads the whole response.

@@ -38,10 +38,25 @@ func runMain() async -> Int32 {
             return 2
         }
     }
-    printError("running \(selected.count) of \(tests.count) tests against \(address.baseURL)")
+    // Issue 28: NetLayer's private cache, one for the whole run (as a browser has one).
+    let cache: HTTPCache
+    if let directory = arguments.diskDirectory {
+        do {
+            cache = try await HTTPCache(
+                directory: URL(fileURLWithPath: directory, isDirectory: true), maximumBytes: 64 << 20)
+        } catch {
+            printError("cannot open the disk cache: \(error)")
+            return 1
+        }
+    } else {
+        cache = HTTPCache(maximumBytes: 64 << 20)
+    }
+    let storage = arguments.diskDirectory == nil ? "in memory" : "on disk"
+    printError(
+        "running \(selected.count) of \(tests.count) tests against \(address.baseURL), the cache \(storage)")
     let run = SuiteRun(
-        tests: selected, client: ClientUnderTest(server: address), server: SuiteServer(address: address),
-        groupSize: arguments.groupSize)
+        tests: selected, client: ClientUnderTest(server: address, cache: cache),
+        server: SuiteServer(address: address), groupSize: arguments.groupSize)
     let results = await run.run { done, total in printError("  \(done)/\(total)") }
     do {
         let data = try ResultsFile.encode(results)
