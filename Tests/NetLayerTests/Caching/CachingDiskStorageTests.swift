@@ -147,6 +147,61 @@ struct CachingDiskStorageTests {
         }
     }
 
+    /// Four stores on one directory (as four processes), eight tasks storing, reading, invalidating
+    /// and trimming 40 keys at once: every entry read is one stored under its key, whole.
+    @Test func concurrentWritersAndReadersNeverSeeAMixedOrForeignEntry() async throws {
+        try await Self.withDirectory { directory in
+            var stores: [DiskCacheStorage] = []
+            for _ in 0..<4 {
+                stores.append(try await DiskCacheStorage(directory: directory, maximumBytes: 64 << 10))
+            }
+            let secret = stores[0].keySecret
+            let keys = (0..<20).flatMap { index in
+                [nil, "Bearer \(index % 3)"].map { authorization in
+                    (
+                        label: "/\(index)#\(authorization ?? "anonymous")#",
+                        key: Self.key(
+                            "https://api.example/\(index)", authorization: authorization, secret: secret)
+                    )
+                }
+            }
+            let wrong = try await withThrowingTaskGroup(of: [String].self) { group in
+                for worker in 0..<8 {
+                    let store = stores[worker % stores.count]
+                    group.addTask {
+                        var generator = SystemRandomNumberGenerator()
+                        var wrong: [String] = []
+                        for step in 0..<300 {
+                            let (label, key) = keys[Int.random(in: 0..<keys.count, using: &generator)]
+                            switch Int.random(in: 0..<10, using: &generator) {
+                            case 0:
+                                await store.removeEntries(forURIOf: key)
+                            case 1...4:
+                                let body = label + String(repeating: "x", count: 100 + step % 900)
+                                let language = ["en", "de", "fr"][step % 3]
+                                await store.store(Self.entry(body, language: language), for: key)
+                            default:
+                                for entry in await store.entries(for: key) {
+                                    let text = String(decoding: entry.body, as: UTF8.self)
+                                    if !text.hasPrefix(label) || entry.body.count < label.utf8.count + 100 {
+                                        wrong.append("\(label) read \(text.prefix(20))")
+                                    }
+                                }
+                            }
+                        }
+                        return wrong
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+            // What is left is whole and within the bound, once the last trim has run.
+            await stores[0].trim()
+            let usage = await stores[0].usage()
+            #expect(usage.bytes <= 64 << 10)
+        }
+    }
+
     @Test func invalidationRemovesEveryPartitionOfOneURI() async throws {
         try await Self.withDirectory { directory in
             let store = try await DiskCacheStorage(directory: directory)
