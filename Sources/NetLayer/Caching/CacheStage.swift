@@ -187,6 +187,9 @@ struct CacheStage: Stage {
         _ entry: HTTPCacheEntry, key: HTTPCacheKey, request: TransportRequest, context: InterceptorContext,
         next: @escaping Pipeline.Next, cache: HTTPCache
     ) async {
+        // A revalidation that ended between this call's lookup and its `beginRevalidation` has
+        // replaced the entry already: nothing is left to do (one revalidation per entry).
+        guard await cache.variants(of: key).contains(where: { $0.stored == entry.stored }) else { return }
         var sent = request
         for (name, value) in CacheValidation.conditionalHeaders(for: [entry.stored.headers]) {
             sent.headerFields.set(name, value)

@@ -208,6 +208,80 @@ extension WireTests {
             #expect(server.requests(path: path).count == 2)
         }
 
+        /// A store that holds its next store back (``holdNextStore()``) until a lookup has read:
+        /// that lookup then answers what it read after the held store has ended, as a lookup that
+        /// raced a background revalidation and lost.
+        final class LaggingStorage: HTTPCacheStorage {
+            let inner = MemoryCacheStorage()
+            let state = LockedValue((hold: false, held: false, released: false, stores: 0))
+            var maximumEntryBytes: Int { inner.maximumEntryBytes }
+
+            func holdNextStore() { state.withLock { $0.hold = true } }
+
+            func entries(for key: HTTPCacheKey) async -> [HTTPCacheEntry] {
+                let found = await inner.entries(for: key)
+                let stores = state.withLock { state -> Int? in
+                    guard state.held, !state.released else { return nil }
+                    state.released = true
+                    return state.stores
+                }
+                if let stores {
+                    for _ in 0..<500 where state.withLock({ $0.stores }) == stores {
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                return found
+            }
+
+            func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+                let holds = state.withLock { state -> Bool in
+                    guard state.hold else { return false }
+                    state.hold = false
+                    state.held = true
+                    return true
+                }
+                if holds {
+                    for _ in 0..<500 where !state.withLock({ $0.released }) {
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
+                }
+                await inner.store(entry, for: key)
+                state.withLock { $0.stores += 1 }
+            }
+
+            func removeEntries(forURIOf key: HTTPCacheKey) async { await inner.removeEntries(forURIOf: key) }
+            func removeAll() async { await inner.removeAll() }
+            func usage() async -> HTTPCacheUsage { await inner.usage() }
+        }
+
+        /// RFC 5861 §3, one revalidation per entry: a call that read the stale entry just before a
+        /// background revalidation freshened it starts no second one (it did, under load).
+        @Test func aLookupThatRacedARevalidationStartsNoSecondOne() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                request.header("If-None-Match") == "\"a\""
+                    ? TestResponse(
+                        status: 304, headers: [("ETag", "\"a\""), ("Cache-Control", "max-age=3600")])
+                    : self.answer(
+                        "kept", ("ETag", "\"a\""), ("Cache-Control", "max-age=0, stale-while-revalidate=3600")
+                    )
+            }
+            let storage = LaggingStorage()
+            let api = api(server, cache: HTTPCache(storage: storage))
+            _ = try await api.target(path).makeExecutor().execute()
+            storage.holdNextStore()  // the background revalidation's 304
+            _ = try await api.target(path).makeExecutor().response()
+            #expect(await waitUntil { server.requests(path: path).count == 2 })
+            let raced = try await api.target(path).makeExecutor().response()
+            #expect(raced.headerFields["Cache-Status"] == "NetLayer; hit; fwd=stale")
+            try await Task.sleep(for: .milliseconds(300))
+            let fresh = try await api.target(path).makeExecutor().response()
+            #expect(fresh.headerFields["Cache-Status"]?.hasPrefix("NetLayer; hit; ttl=") == true)
+            #expect(server.requests(path: path).count == 2)
+        }
+
         /// §4.2.4: while the server cannot be reached, a stale entry answers, unless it must not be
         /// served stale: then the cache answers 504 (§5.2.2.2) and says why.
         @Test(arguments: ["max-age=0", "max-age=0, must-revalidate"])
