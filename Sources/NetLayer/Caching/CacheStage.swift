@@ -128,6 +128,10 @@ struct CacheStage: Stage {
                     entry, request: request, at: responseTime, status: "fwd=stale; fwd-status=\(status)")
             }
         }
+        if method == .head, status == 200 {
+            await updateFromHead(
+                key, variants, with: response.head, request: fields, requestTime: requestTime)
+        }
         guard method == .get else { return Self.marked(response, "fwd=\(detail); fwd-status=\(status)") }
         let decision = StoredResponse.make(
             method: method, requestHeaders: fields, status: status,
@@ -168,6 +172,24 @@ struct CacheStage: Stage {
         }
         guard let served else { return Self.gatewayTimeout(request) }
         return Self.serve(served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304")
+    }
+
+    /// A 200 answer to HEAD updates the stored GET responses the request could have chosen
+    /// (§4.3.5): those whose validators (and length) it matches take its fields and freshness, as
+    /// from a 304; the others are stale from now on (kept for `max-stale` and `stale-if-error`).
+    private func updateFromHead(
+        _ key: HTTPCacheKey, _ entries: [HTTPCacheEntry], with head: ResponseHead, request: HeaderFields,
+        requestTime: Date
+    ) async {
+        let responseTime = Date()
+        for entry in entries where entry.stored.reuse(for: request, at: responseTime) != nil {
+            let stored =
+                CacheValidation.headResponseFreshens(head.headerFields, stored: entry.stored.headers)
+                ? entry.stored.freshened(
+                    by: head.headerFields, requestTime: requestTime, responseTime: responseTime)
+                : entry.stored.markedStale()
+            await cache.store(HTTPCacheEntry(stored: stored, body: entry.body), under: key)
+        }
     }
 
     /// Whether a stale `entry` may answer while the server cannot be reached (§4.2.4: a cache

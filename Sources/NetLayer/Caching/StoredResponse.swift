@@ -91,6 +91,15 @@ struct StoredResponse: Sendable, Hashable {
             vary: VaryKey(fields: kept))
     }
 
+    /// This entry stale whatever its lifetime (§4.3.5: a HEAD answer that does not match it): its
+    /// instants moved to ``Date/distantPast``, so its age passes any lifetime a response can give
+    /// (at most 2³¹ s). `max-stale` and `stale-if-error` may still serve it.
+    func markedStale() -> StoredResponse {
+        StoredResponse(
+            status: status, headers: headers, requestTime: .distantPast, responseTime: .distantPast,
+            vary: vary)
+    }
+
     /// This entry freshened by a 304 received at `responseTime` for a request sent at `requestTime`
     /// (§4.3.4): the 304's fields merged in (``CacheValidation/updatedHeaders(_:with:)``) and the
     /// times replaced, so the age counts from the validation. A stored `Age` is dropped unless the

@@ -282,6 +282,45 @@ extension WireTests {
             #expect(server.requests(path: path).count == 2)
         }
 
+        /// §4.3.5: a 200 answer to HEAD updates the stored GET it matches (its fields and
+        /// freshness; the stored body stays), and makes one it does not match stale.
+        @Test func aHeadAnswerUpdatesOrStalesTheStoredGet() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            let tag = LockedValue("\"v1\"")
+            server.route(path) { request in
+                let current = tag.withLock { $0 }
+                if request.method == "HEAD" {
+                    return TestResponse(
+                        status: 200,
+                        headers: [
+                            ("ETag", current), ("Cache-Control", "max-age=3600"), ("X-Version", "head"),
+                        ],
+                        body: Data("body".utf8))  // its length is sent, not its bytes
+                }
+                return self.answer(
+                    "body", ("ETag", current), ("Cache-Control", "max-age=0"), ("X-Version", "get"))
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            // Stale: the HEAD goes to the server (conditional); its 200 matches "v1".
+            let head = try await api.target(path).makeExecutor(method: .head).response()
+            #expect(head.statusCode == 200 && head.data.isEmpty)
+            let updated = try await api.target(path).makeExecutor().response()
+            #expect(updated.cacheStatus?.isHit == true)
+            #expect(updated.data == Data("body".utf8) && updated.headerFields["X-Version"] == "head")
+            #expect(server.requests(path: path).map(\.method) == ["GET", "HEAD"])
+
+            // The representation changed: a HEAD that must be validated gets "v2", and the stored
+            // GET, fresh until then, is stale: the next GET goes to the server.
+            tag.withLock { $0 = "\"v2\"" }
+            _ = try await api.target(path, headers: ["Cache-Control": "no-cache"]).makeExecutor(method: .head)
+                .response()
+            let after = try await api.target(path).makeExecutor().response()
+            #expect(after.cacheStatus?.isHit == false)
+            #expect(server.requests(path: path).map(\.method) == ["GET", "HEAD", "HEAD", "GET"])
+        }
+
         /// §4.2.4: while the server cannot be reached, a stale entry answers, unless it must not be
         /// served stale: then the cache answers 504 (§5.2.2.2) and says why.
         @Test(arguments: ["max-age=0", "max-age=0, must-revalidate"])
