@@ -12,8 +12,8 @@ import Foundation
 ///   one key at once may lose one of them (a later miss), never mix them. Nothing is `fsync`ed: a
 ///   power cut may leave an entry short, and a short entry is a miss.
 /// - **Checked reads.** A file that is not a whole entry of this key (truncated, changed, of another
-///   version, another key's, not a regular file, larger than ``maximumBytes``) is a miss and is
-///   removed.
+///   version, another key's, not a regular file, larger than ``maximumEntryBytes``, which no file it
+///   writes passes) is a miss and is removed: a huge or sparse file planted there is never read.
 /// - **Bounded.** Entry files are counted against ``maximumBytes``; when a store passes it, the
 ///   least recently used files (by modification time, which a hit renews) are removed until an
 ///   eighth is free. The count is taken from the directory on the first store and after each trim,
@@ -76,8 +76,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// The variants stored under `key`, newest first; a hit renews the file's modification time.
     public func entries(for key: HTTPCacheKey) async -> [HTTPCacheEntry] {
         let (path, name) = file(for: key)
-        return await io.run { [maximumBytes] in
-            let (entries, _) = Self.read(path, name: name, limit: maximumBytes)
+        return await io.run { [maximumEntryBytes] in
+            let (entries, _) = Self.read(path, name: name, limit: maximumEntryBytes)
             if !entries.isEmpty {
                 try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path.path)
             }
@@ -90,8 +90,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
         guard entry.size <= maximumEntryBytes else { return }
         let (path, name) = file(for: key)
-        let written: Int? = await io.run { [maximumBytes, maximumEntryBytes, temporaryDirectory] in
-            let (old, oldSize) = Self.read(path, name: name, limit: maximumBytes)
+        let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory] in
+            let (old, oldSize) = Self.read(path, name: name, limit: maximumEntryBytes)
             var variants = old.filter { !$0.selectsSameRequests(as: entry) }
             variants.append(entry)
             var file = Self.encodeFile(name: name, entries: variants)

@@ -136,13 +136,20 @@ struct CachingDiskStorageTests {
                 #expect(
                     await mine.entries(for: key).map(\.body) == [Data("mine".utf8)], "\(what): stored again")
             }
-            // A folder where the file was, and a file larger than the whole bound.
+            // A folder where the file was, and files larger than any entry the store writes: a
+            // small one, and a sparse one of 64 GiB, which is never read.
             try FileManager.default.removeItem(at: file)
             try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
             #expect(await mine.entries(for: key).isEmpty)
-            let small = try await DiskCacheStorage(directory: directory, maximumBytes: 1024)
+            let small = try await DiskCacheStorage(directory: directory, maximumBytes: 8 << 10)
             try Data(count: 4096).write(to: file)
             #expect(await small.entries(for: key).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            try Data().write(to: file)
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: 64 << 30)
+            try handle.close()
+            #expect(await mine.entries(for: key).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }
     }
