@@ -22,14 +22,10 @@ import NetLayer
 /// response of the same body.
 enum CacheBenchmark {
     static func run(port: Int, blocks: Int, progress: (String) -> Void) async throws {
-        let network = BenchAPI(port: port)
-        let memory = BenchAPI(port: port, options: ResourceOptions { $0.cache = HTTPCache() })
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("netlayer-bench-cache-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let diskCache = try await HTTPCache(directory: directory)
-        let disk = BenchAPI(port: port, options: ResourceOptions { $0.cache = diskCache })
-        for api in [memory, disk] { try await storeOnce(api) }
+        let (network, memory, disk) = try await clients(port: port, directory: directory)
         // The server's bytes (an encoder's key order may differ from one encoding to the next).
         let expected = try await network.bookList.makeExecutor().execute()
         try LatencyBenchmark.check(JSONDecoder().decode([Book].self, from: expected))
@@ -103,6 +99,17 @@ enum CacheBenchmark {
         }
     }
 
+    /// The three resources: without a cache, with one in memory, with one on disk in `directory`;
+    /// both caches hold `/books-cached` once this returns.
+    static func clients(port: Int, directory: URL) async throws -> (BenchAPI, BenchAPI, BenchAPI) {
+        let network = BenchAPI(port: port)
+        let memory = BenchAPI(port: port, options: ResourceOptions { $0.cache = HTTPCache() })
+        let diskCache = try await HTTPCache(directory: directory)
+        let disk = BenchAPI(port: port, options: ResourceOptions { $0.cache = diskCache })
+        for api in [memory, disk] { try await storeOnce(api) }
+        return (network, memory, disk)
+    }
+
     static func cachedBooks(_ api: BenchAPI) -> BooksTarget {
         BooksTarget(resource: api, path: "/books-cached")
     }
@@ -149,12 +156,7 @@ enum CacheBenchmark {
 
     /// The parent: runs the child against the server on `port` and reads its lines.
     static func allocations(port: Int) async throws -> [AllocationCount] {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let library = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            .appendingPathComponent("libMallocInterposerSwift.so").path
-        guard FileManager.default.fileExists(atPath: library) else {
-            throw BenchError("\(library) is missing (swift build builds it with netlayer-bench)")
-        }
+        let (executable, library) = try EventStreamAllocations.interposedExecutable()
         let output = try await ChildProcess.run(
             executable, [childFlag, "port=\(port)"], environment: ["LD_PRELOAD": library])
         var counts: [AllocationCount] = []
@@ -180,14 +182,10 @@ enum CacheBenchmark {
                 let port = arguments.first(where: { $0.hasPrefix("port=") }).flatMap({ Int($0.dropFirst(5)) })
             else { throw BenchError("usage: \(childFlag) port=N") }
             let counter = try EventStreamAllocations.Counter()
-            let network = BenchAPI(port: port)
-            let memory = BenchAPI(port: port, options: ResourceOptions { $0.cache = HTTPCache() })
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("netlayer-bench-cache-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let diskCache = try await HTTPCache(directory: directory)
-            let disk = BenchAPI(port: port, options: ResourceOptions { $0.cache = diskCache })
-            for api in [memory, disk] { try await storeOnce(api) }
+            let (network, memory, disk) = try await clients(port: port, directory: directory)
             let kinds: [(String, @Sendable () async throws -> Data)] = [
                 ("round_trip", { try await network.bookList.makeExecutor().execute() }),
                 ("memory_hit", { try await cachedBooks(memory).makeExecutor().execute() }),

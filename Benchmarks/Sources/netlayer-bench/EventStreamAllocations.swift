@@ -36,12 +36,7 @@ enum EventStreamAllocations {
 
     /// The parent: runs the child and reads its `EVENTS_ALLOCS` lines.
     static func measure(bytes: Int, chunkSize: Int) async throws -> [Count] {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let library = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            .appendingPathComponent("libMallocInterposerSwift.so").path
-        guard FileManager.default.fileExists(atPath: library) else {
-            throw BenchError("\(library) is missing (swift build builds it with netlayer-bench)")
-        }
+        let (executable, library) = try interposedExecutable()
         let output = try await ChildProcess.run(
             executable, [childFlag, "bytes=\(bytes)", "chunk=\(chunkSize)"],
             environment: ["LD_PRELOAD": library])
@@ -61,6 +56,17 @@ enum EventStreamAllocations {
         }
         guard counts.count == 2 else { throw BenchError("the allocation child printed: \(output)") }
         return counts
+    }
+
+    /// This executable and the interposer library built next to it, for a child to preload.
+    static func interposedExecutable() throws -> (executable: String, library: String) {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let library = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent("libMallocInterposerSwift.so").path
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw BenchError("\(library) is missing (swift build builds it with netlayer-bench)")
+        }
+        return (executable, library)
     }
 
     /// The interposer's counters, found with `dlsym` (the library is preloaded, not linked).

@@ -177,11 +177,9 @@ extension WireTests {
             #expect(await cache.usage().entries == 0)
         }
 
-        /// RFC 5861 §3: the stale answer returns at once and one conditional request freshens the
-        /// entry in the background.
-        @Test func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground() async throws {
-            let server = try Self.server.get()
-            let path = uniquePath()
+        /// `path` answers `kept` with `ETag: "a"`, stale at once but usable for an hour while it is
+        /// revalidated; a request with `If-None-Match: "a"` gets a 304 fresh for an hour.
+        func routeStaleWhileRevalidate(_ server: TestServer, _ path: String) {
             server.route(path) { request in
                 request.header("If-None-Match") == "\"a\""
                     ? TestResponse(
@@ -190,6 +188,14 @@ extension WireTests {
                         "kept", ("ETag", "\"a\""), ("Cache-Control", "max-age=0, stale-while-revalidate=3600")
                     )
             }
+        }
+
+        /// RFC 5861 §3: the stale answer returns at once and one conditional request freshens the
+        /// entry in the background.
+        @Test func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            routeStaleWhileRevalidate(server, path)
             let api = api(server, cache: HTTPCache())
             _ = try await api.target(path).makeExecutor().execute()
             let stale = try await api.target(path).makeExecutor().response()
@@ -260,14 +266,7 @@ extension WireTests {
         @Test func aLookupThatRacedARevalidationStartsNoSecondOne() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            server.route(path) { request in
-                request.header("If-None-Match") == "\"a\""
-                    ? TestResponse(
-                        status: 304, headers: [("ETag", "\"a\""), ("Cache-Control", "max-age=3600")])
-                    : self.answer(
-                        "kept", ("ETag", "\"a\""), ("Cache-Control", "max-age=0, stale-while-revalidate=3600")
-                    )
-            }
+            routeStaleWhileRevalidate(server, path)
             let storage = LaggingStorage()
             let api = api(server, cache: HTTPCache(storage: storage))
             _ = try await api.target(path).makeExecutor().execute()
