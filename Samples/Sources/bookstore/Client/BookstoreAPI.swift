@@ -75,7 +75,8 @@ final class BestsellersTarget: Target, @unchecked Sendable {
     }
 
     /// The list, with the response (its `cacheStatus` says where it came from).
-    func list() async throws -> Response<[Bestseller]> {
-        try await makeExecutor().response(model: [Bestseller].self)
+    /// - Parameter policy: How the call uses the cache. Default: `.standard`.
+    func list(_ policy: CachePolicy = .standard) async throws -> Response<[Bestseller]> {
+        try await makeExecutor().cachePolicy(policy).response(model: [Bestseller].self)
     }
 }
