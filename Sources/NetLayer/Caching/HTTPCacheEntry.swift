@@ -183,7 +183,10 @@ struct EntryReader {
 
     mutating func string() -> String? {
         guard let length: UInt32 = integer(), let part = take(Int(length)) else { return nil }
-        return String(validating: part, as: UTF8.self)
+        // Not `String(validating:)` (macOS 15, iOS 18): decoding repairs invalid UTF-8, so a
+        // string that does not give the same bytes back was not valid.
+        let text = String(decoding: part, as: UTF8.self)
+        return text.utf8.elementsEqual(part) ? text : nil
     }
 }
 

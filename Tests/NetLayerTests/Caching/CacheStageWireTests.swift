@@ -273,6 +273,8 @@ extension WireTests {
             storage.holdNextStore()  // the background revalidation's 304
             _ = try await api.target(path).makeExecutor().response()
             #expect(await waitUntil { server.requests(path: path).count == 2 })
+            // The 304 arrived and its store is held: the next lookup is the one that races it.
+            #expect(await waitUntil { storage.state.withLock { $0.held } })
             let raced = try await api.target(path).makeExecutor().response()
             #expect(raced.headerFields["Cache-Status"] == "NetLayer; hit; fwd=stale")
             try await Task.sleep(for: .milliseconds(300))

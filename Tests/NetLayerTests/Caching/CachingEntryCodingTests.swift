@@ -91,6 +91,17 @@ struct CachingEntryCodingTests {
                 }
             ),
             (
+                "invalid UTF-8 in a header field",
+                sealed {
+                    head(&$0)
+                    $0.integer(UInt16(0))
+                    $0.integer(UInt32(1))
+                    $0.string("X-Name")
+                    $0.integer(UInt32(2))
+                    $0.bytes += [0xC3, 0x28]
+                }
+            ),
+            (
                 "header count past the end, field",
                 sealed {
                     head(&$0)
