@@ -168,7 +168,7 @@ struct CacheStage: Stage {
                     by: notModified, requestTime: requestTime, responseTime: responseTime),
                 body: entry.body)
             if index == 0 { served = updated }
-            await cache.store(updated, under: key)
+            await cache.store(updated, under: key, replacing: entry)
         }
         guard let served else { return Self.gatewayTimeout(request) }
         return Self.serve(served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304")
@@ -188,7 +188,7 @@ struct CacheStage: Stage {
                 ? entry.stored.freshened(
                     by: head.headerFields, requestTime: requestTime, responseTime: responseTime)
                 : entry.stored.markedStale()
-            await cache.store(HTTPCacheEntry(stored: stored, body: entry.body), under: key)
+            await cache.store(HTTPCacheEntry(stored: stored, body: entry.body), under: key, replacing: entry)
         }
     }
 
@@ -227,7 +227,8 @@ struct CacheStage: Stage {
             else { return }
             let freshened = entry.stored.freshened(
                 by: notModified, requestTime: requestTime, responseTime: responseTime)
-            await cache.store(HTTPCacheEntry(stored: freshened, body: entry.body), under: key)
+            await cache.store(
+                HTTPCacheEntry(stored: freshened, body: entry.body), under: key, replacing: entry)
             return
         }
         let decision = StoredResponse.make(

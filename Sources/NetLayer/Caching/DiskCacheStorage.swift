@@ -87,11 +87,19 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Stores `entry` under `key`, replacing the variant with the same selecting fields; older
     /// variants are dropped while the file would pass ``maximumEntryBytes``.
-    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+    /// - Parameter expected: When set, it stores only while the variant `entry` replaces is still
+    ///   `expected` in the file (read and replaced in one step of this process; another process
+    ///   writing the same key in the same instant may still win, as with any two writers).
+    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
+        async
+    {
         guard entry.size <= maximumEntryBytes else { return }
         let (path, name) = file(for: key)
         let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory] in
             let (old, oldSize) = Self.read(path, name: name, limit: maximumEntryBytes)
+            if let expected, old.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
+                return nil
+            }
             var variants = old.filter { !$0.selectsSameRequests(as: entry) }
             variants.append(entry)
             var file = Self.encodeFile(name: name, entries: variants)

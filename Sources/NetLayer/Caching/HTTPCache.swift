@@ -80,9 +80,12 @@ public final class HTTPCache: Sendable {
         return await storage.entries(for: key)
     }
 
-    /// Stores `entry` under `key` (replacing the variant with the same selecting fields).
-    func store(_ entry: HTTPCacheEntry, under key: HTTPCacheKey) async {
-        await storage.store(entry, for: key)
+    /// Stores `entry` under `key` (replacing the variant with the same selecting fields); with
+    /// `expected`, only while that variant is still `expected`.
+    func store(_ entry: HTTPCacheEntry, under key: HTTPCacheKey, replacing expected: HTTPCacheEntry? = nil)
+        async
+    {
+        await storage.store(entry, for: key, replacing: expected)
     }
 
     /// Removes every partition's entries for the URI of `key` (§4.4).

@@ -28,7 +28,12 @@ public protocol HTTPCacheStorage: Sendable {
 
     /// Stores `entry` under `key`, replacing the variant stored there that
     /// ``HTTPCacheEntry/selectsSameRequests(as:)`` the new one, if any.
-    func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async
+    ///
+    /// With `expected`, it stores only while that variant is still `expected` (`==`), checked and
+    /// replaced in one step: a stored response freshened by a 304 must not bring back an entry
+    /// removed meanwhile (an unsafe request, ``removeAll()``) nor overwrite a newer one.
+    /// - Parameter expected: The entry `entry` was made from; `nil` stores unconditionally.
+    func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?) async
 
     /// Removes the entries of `key`'s URI in every partition (RFC 9111 §4.4, after an unsafe
     /// request): compare ``HTTPCacheKey/uriName``, not the whole key.
@@ -88,4 +93,9 @@ public struct HTTPCacheKey: Sendable, Hashable {
 extension HTTPCacheStorage {
     /// Random bytes made once per process.
     public var keySecret: [UInt8] { CredentialPartition.Salt.process.bytes }
+
+    /// Stores `entry` under `key` unconditionally (``store(_:for:replacing:)`` without `expected`).
+    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+        await store(entry, for: key, replacing: nil)
+    }
 }

@@ -33,11 +33,18 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     /// Stores `entry` under `key`, replacing the variant with the same selecting fields; past
     /// ``maximumBytes``, evicts the least recently used keys until an eighth of it is free. An entry
     /// larger than ``maximumEntryBytes`` is not kept.
-    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+    /// - Parameter expected: When set, it stores only while the variant `entry` replaces is still
+    ///   `expected`.
+    public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
+        async
+    {
         let size = entry.size
         guard size <= maximumEntryBytes else { return }
         state.withLock { state in
             var variants = state.entries[key] ?? []
+            if let expected, variants.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
+                return
+            }
             let old = variants.filter { $0.selectsSameRequests(as: entry) }
             variants.removeAll { $0.selectsSameRequests(as: entry) }
             state.bytes -= old.reduce(0) { $0 + $1.size }

@@ -240,7 +240,9 @@ extension WireTests {
                 return found
             }
 
-            func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) async {
+            func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
+                async
+            {
                 let holds = state.withLock { state -> Bool in
                     guard state.hold else { return false }
                     state.hold = false
@@ -252,7 +254,7 @@ extension WireTests {
                         try? await Task.sleep(for: .milliseconds(10))
                     }
                 }
-                await inner.store(entry, for: key)
+                await inner.store(entry, for: key, replacing: expected)
                 state.withLock { $0.stores += 1 }
             }
 
@@ -281,6 +283,40 @@ extension WireTests {
             let fresh = try await api.target(path).makeExecutor().response()
             #expect(fresh.headerFields["Cache-Status"]?.hasPrefix("NetLayer; hit; ttl=") == true)
             #expect(server.requests(path: path).count == 2)
+        }
+
+        /// §4.4 against §4.3.4: a POST that removes the entry while its revalidation waits for the
+        /// 304 wins; the 304 freshens nothing it no longer finds (it brought the entry back, and
+        /// the next GET was answered from it).
+        @Test(arguments: Storage.allCases) func aRevalidationDoesNotBringBackAnInvalidatedEntry(
+            storage: Storage
+        )
+            async throws
+        {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                if request.method == "POST" { return TestResponse(status: 204, headers: []) }
+                if request.header("If-None-Match") == "\"v1\"" {
+                    return TestResponse(
+                        status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600")]
+                    )
+                    .delayed(by: .seconds(1))
+                }
+                return self.answer("v1", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
+            }
+            try await withCache(storage) { cache in
+                let api = api(server, cache: cache)
+                _ = try await api.target(path).makeExecutor().execute()
+                async let revalidated = api.target(path).makeExecutor().response()
+                #expect(await waitUntil { server.requests(path: path).count == 2 })
+                _ = try await api.target(path).makeExecutor(method: .post).response()
+                #expect(try await revalidated.statusCode == 200)
+                let after = try await api.target(path).makeExecutor().response()
+                #expect(after.cacheStatus?.isHit == false)
+                #expect(server.requests(path: path).map(\.method) == ["GET", "GET", "POST", "GET"])
+                #expect(server.requests(path: path).last?.header("If-None-Match") == nil)
+            }
         }
 
         /// §4.3.5: a 200 answer to HEAD updates the stored GET it matches (its fields and

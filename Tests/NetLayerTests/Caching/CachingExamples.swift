@@ -75,8 +75,12 @@ enum CachingExamples {
             (values[key.name] ?? []).compactMap { try? HTTPCacheEntry(encoded: $0) }
         }
 
-        func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey) {
-            let others = entries(for: key).filter { !$0.selectsSameRequests(as: entry) }
+        func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?) {
+            let stored = entries(for: key)
+            if let expected, stored.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
+                return  // removed or replaced meanwhile: that stays
+            }
+            let others = stored.filter { !$0.selectsSameRequests(as: entry) }
             values[key.name] = [entry.encoded()] + others.map { $0.encoded() }
         }
 
