@@ -125,7 +125,8 @@ struct CacheStage: Stage {
             {
                 response.body.cancel()
                 return Self.serve(
-                    entry, request: request, at: responseTime, status: "fwd=stale; fwd-status=\(status)")
+                    entry, request: request, at: responseTime, status: "fwd=stale; fwd-status=\(status)",
+                    setCookies: CookieStage.setCookieValues(of: response.head))
             }
         }
         if method == .head, status == 200 {
@@ -171,7 +172,9 @@ struct CacheStage: Stage {
             await cache.store(updated, under: key, replacing: entry)
         }
         guard let served else { return Self.gatewayTimeout(request) }
-        return Self.serve(served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304")
+        return Self.serve(
+            served, request: request, at: responseTime, status: "fwd=stale; fwd-status=304",
+            setCookies: CookieStage.setCookieValues(of: head))
     }
 
     /// A 200 answer to HEAD updates the stored GET responses the request could have chosen
@@ -257,22 +260,24 @@ struct CacheStage: Stage {
         fields.set("Content-Range", "bytes \(part.lower)-\(part.upper)/\(entry.body.count)")
         fields.set("Content-Length", String(slice.count))
         fields.append("Cache-Status", "NetLayer; hit")
-        return TransportResponse(
-            head: ResponseHead(statusCode: 206, headerFields: fields, url: request.url),
-            body: ResponseBody(request.method == .head ? Data() : slice))
+        var head = ResponseHead(statusCode: 206, headerFields: fields, url: request.url)
+        head.setCookiesFromServer = []
+        return TransportResponse(head: head, body: ResponseBody(request.method == .head ? Data() : slice))
     }
 
     /// `entry` as the answer to `request` at `now`: its fields with `Age`, and its body (none for
-    /// HEAD), marked with `status` in `Cache-Status`.
-    static func serve(_ entry: HTTPCacheEntry, request: TransportRequest, at now: Date, status: String)
-        -> TransportResponse
-    {
+    /// HEAD), marked with `status` in `Cache-Status`; `setCookies` are the `Set-Cookie` values the
+    /// server sent in this exchange, for the cookie jar (none for a hit).
+    static func serve(
+        _ entry: HTTPCacheEntry, request: TransportRequest, at now: Date, status: String,
+        setCookies: [String] = []
+    ) -> TransportResponse {
         var fields = entry.stored.servedHeaders(at: now)
         fields.append("Cache-Status", "NetLayer; " + status)
         let body = request.method == .head ? Data() : entry.body
-        return TransportResponse(
-            head: ResponseHead(statusCode: entry.stored.status, headerFields: fields, url: request.url),
-            body: ResponseBody(body))
+        var head = ResponseHead(statusCode: entry.stored.status, headerFields: fields, url: request.url)
+        head.setCookiesFromServer = setCookies
+        return TransportResponse(head: head, body: ResponseBody(body))
     }
 
     /// A 504 made by the cache: `only-if-cached` without a usable entry (§5.2.1.7), or a server
@@ -310,6 +315,10 @@ struct CacheStage: Stage {
         var head = ResponseHead(
             statusCode: response.head.statusCode, headerFields: fields, url: response.head.url)
         head.httpVersion = response.head.httpVersion
+        // Read from the transport's head: URLSession's joins repeated `Set-Cookie` fields, which
+        // only its own head can split again.
+        head.setCookiesFromServer =
+            response.head.setCookiesFromServer ?? CookieStage.setCookieValues(of: response.head)
         return TransportResponse(head: head, body: response.body)
     }
 

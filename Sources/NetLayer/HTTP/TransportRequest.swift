@@ -118,6 +118,11 @@ public struct ResponseHead: Sendable {
     let foundation: HTTPURLResponse?
     /// The secrets of the call that received it, masked when it is printed.
     var secrets = CallSecrets.none
+    /// Set on a head the cache made: the `Set-Cookie` values the server sent in this exchange (a
+    /// 304's, a 5xx's; none for a hit). The cookie jar stores these, never the stored response's,
+    /// which it stored when that response arrived: an answer from a cache shared by several
+    /// resources never plants one caller's cookies in another's jar.
+    var setCookiesFromServer: [String]?
     /// The HTTP version the response came with, spelled as OpenTelemetry's
     /// `network.protocol.version` (`1.0`, `1.1`, `2`, `3`), when the transport knows it. Default
     /// `nil` (URLSession does not tell it); a transport sets it on the head it returns.

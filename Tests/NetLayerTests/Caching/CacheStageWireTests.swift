@@ -319,6 +319,69 @@ extension WireTests {
             }
         }
 
+        /// A cache shared by two resources with jars of their own: the first stores the answer and
+        /// its cookie; the second is answered from the cache, and its jar gets no cookie of the
+        /// first's (the cookie came from the server once, to the first).
+        @Test func anAnswerFromTheCacheNeverPlantsAnotherCallersCookies() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path + "/page") { _ in
+                self.answer(
+                    "page", ("Cache-Control", "max-age=3600"), ("Set-Cookie", "session=first; Path=/"))
+            }
+            server.route(path + "/me") { request in self.answer(request.header("Cookie") ?? "none") }
+            let cache = HTTPCache()
+            let (firstJar, secondJar) = (CookieJar(), CookieJar())
+            let first = TestAPI(
+                server: server,
+                options: ResourceOptions {
+                    $0.cache = cache
+                    $0.cookieJar = firstJar
+                })
+            let second = TestAPI(
+                server: server,
+                options: ResourceOptions {
+                    $0.cache = cache
+                    $0.cookieJar = secondJar
+                })
+            _ = try await first.target(path + "/page").makeExecutor().execute()
+            let hit = try await second.target(path + "/page").makeExecutor().response()
+            #expect(
+                hit.cacheStatus?.isHit == true && hit.headerFields["Set-Cookie"] == "session=first; Path=/")
+            #expect(firstJar.all.map(\.name) == ["session"] && secondJar.all.isEmpty)
+            let me = try await second.target(path + "/me").makeExecutor().execute()
+            #expect(String(decoding: me, as: UTF8.self) == "none")
+        }
+
+        /// Over URLSession, whose head joins repeated `Set-Cookie` fields with `, `: a response the
+        /// cache passes on (stored or not) still gives the jar each cookie (the cache's copy of the
+        /// head had lost the split: one cookie with a broken `Expires`).
+        @Test func cookiesOfAResponseThatPassesTheCacheReachTheJarEach() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path + "/login") { _ in
+                TestResponse(
+                    status: 200,
+                    headers: [
+                        ("Cache-Control", "max-age=60"),
+                        ("Set-Cookie", "a=1; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT"),
+                        ("Set-Cookie", "b=2; Path=/"),
+                    ], body: Data("ok".utf8))
+            }
+            server.route(path + "/me") { request in self.answer(request.header("Cookie") ?? "none") }
+            let jar = CookieJar()
+            let api = TestAPI(
+                server: server,
+                options: ResourceOptions {
+                    $0.cache = HTTPCache()
+                    $0.cookieJar = jar
+                })
+            _ = try await api.target(path + "/login").makeExecutor().execute()
+            #expect(Set(jar.all.map(\.name)) == ["a", "b"])
+            let me = try await api.target(path + "/me").makeExecutor().execute()
+            #expect(String(decoding: me, as: UTF8.self) == "a=1; b=2")
+        }
+
         /// §4.3.5: a 200 answer to HEAD updates the stored GET it matches (its fields and
         /// freshness; the stored body stays), and makes one it does not match stale.
         @Test func aHeadAnswerUpdatesOrStalesTheStoredGet() async throws {

@@ -7,7 +7,8 @@ import Foundation
 /// The resource's ``CookieJar`` as a stage, inside the redirect stage so that it runs on every hop:
 /// the hop's request gets the cookies of its own URL in one `Cookie` field (after the caller's own
 /// `Cookie` pairs, when the request has some), and the hop's response — a redirect's too — stores
-/// its `Set-Cookie` fields before it is handed on.
+/// its `Set-Cookie` fields before it is handed on. An answer the cache made stores only what the
+/// server sent in that exchange (``ResponseHead/setCookiesFromServer``).
 struct CookieStage: Stage {
     let jar: CookieJar
 
@@ -24,7 +25,7 @@ struct CookieStage: Stage {
             if context.isFollowUpHop { context.call?.attempts.sentOnFollowUpHop(request.headerFields) }
         }
         let response = try await next(request, context)
-        let values = Self.setCookieValues(of: response.head)
+        let values = response.head.setCookiesFromServer ?? Self.setCookieValues(of: response.head)
         if !values.isEmpty { jar.store(setCookieValues: values, from: request.url, now: Date()) }
         return response
     }
