@@ -3,31 +3,37 @@ import Foundation
 /// An ``HTTPCacheStorage`` in a directory: it survives a restart, and several caches, resources and
 /// processes may use one directory at once.
 ///
-/// - **Layout.** `secret` (the ``keySecret``, 32 random bytes, owner-only), `entries/<ab>/<name>`
-///   (one file per key holding its variants, named by ``HTTPCacheKey/name``, a digest, in one of
-///   256 folders chosen by its first two digits), and `tmp/`. The directories it makes are owner-only (`0700`), the files too (`0600`). Nothing else
-///   in the directory is touched.
-/// - **Atomic writes.** An entry is written to `tmp/` and renamed over the old one, so a reader in
-///   any process sees the old file or the new one, never a mix. Two processes storing variants of
-///   one key at once may lose one of them (a later miss), never mix them. Nothing is `fsync`ed: a
-///   power cut may leave an entry short, and a short entry is a miss.
+/// - **Layout.** In the directory given (which may hold other files, left alone):
+///   `netlayer-secret` (the ``keySecret``, 32 random bytes), `netlayer-entries/<ab>/<name>` (one
+///   file per key holding its variants, named by ``HTTPCacheKey/name``, a digest, in one of 256
+///   folders chosen by its first two digits) and `netlayer-tmp/`. Those folders are owner-only
+///   (`0700`) and the files it writes too (`0600`). A directory of another user, or one others may
+///   write in, is refused: they could plant a secret they know, then entries that pass every check.
+/// - **Atomic writes.** An entry is written to `netlayer-tmp/` and renamed over the old one, so a
+///   reader in any process sees the old file or the new one, never a mix. Two processes storing
+///   variants of one key at once may lose one of them (a later miss), never mix them. Nothing is
+///   `fsync`ed: a power cut may leave an entry short, and a short entry is a miss.
 /// - **Checked reads.** A file that is not a whole entry of this key (truncated, changed, of another
 ///   version, another key's, not a regular file, larger than ``maximumEntryBytes``, which no file it
-///   writes passes) is a miss and is removed: a huge or sparse file planted there is never read.
-/// - **Bounded.** Entry files are counted against ``maximumBytes``; when a store passes it, the
-///   least recently used files (by modification time, which a hit renews) are removed until an
-///   eighth is free. The count is taken from the directory on the first store and after each trim,
-///   so another process's writes count from then on.
+///   writes passes) is a miss and is removed: a huge or sparse file planted there is never read. The
+///   secret is read the same way: a FIFO, a device or a file of another size there is replaced.
+/// - **Bounded.** Entry files are counted against ``maximumBytes``. The directory is counted when
+///   the store opens (in the background), whenever this process's count passes the bound, and after
+///   every eighth of the bound it writes, so another process's files count within that much; a
+///   count over the bound removes the least recently used files (by modification time, which a hit
+///   renews) until an eighth is free. With N processes writing, the directory passes the bound by
+///   at most about N eighths of it between counts.
 ///
-/// Reads and writes run on a dispatch queue of their own, never on the cooperative pool.
+/// Reads and writes run on NetLayer's queue for blocking work, never on the cooperative pool.
 public final class DiskCacheStorage: HTTPCacheStorage {
     /// The directory given.
     public let directory: URL
     /// The most bytes its entry files take.
     public let maximumBytes: Int
-    /// The largest single entry kept: an eighth of ``maximumBytes``.
-    public var maximumEntryBytes: Int { maximumBytes / 8 }
-    /// The secret kept in the directory's `secret` file.
+    /// The largest single entry kept: an eighth of ``maximumBytes``, at most 1 GiB.
+    public var maximumEntryBytes: Int { min(maximumBytes / 8, MemoryCacheStorage.largestEntry) }
+    /// The secret kept in the directory's `netlayer-secret` file. Keep it as secret as the
+    /// directory (never log it): with it, the names of the entries can be tested against guesses.
     public let keySecret: [UInt8]
 
     private let entriesDirectory: URL
@@ -39,16 +45,20 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         /// The bytes of entry files as last counted plus what this process wrote since; `nil`
         /// until counted.
         var bytes: Int?
+        /// Bytes this process wrote since the last count.
+        var writtenSinceCount = 0
         /// Whether a trim is running (one at a time).
-        var trimming = false
+        var trimming = true  // the first count starts when the store opens
     }
 
     /// Opens (or creates) a disk store in `directory`.
     /// - Parameters:
-    ///   - directory: Created with owner-only permissions when missing; may hold other files.
+    ///   - directory: Created with owner-only permissions when missing; may hold other files. One
+    ///     that exists must belong to this process's user and be closed to writes by others.
     ///   - maximumBytes: Default 100 MiB. Negative values count as 0 (nothing is kept).
     /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory or its secret cannot be
-    ///   created, read or written.
+    ///   created, read or written, or the directory belongs to another user or others may write
+    ///   in it (they could plant a secret they know, then entries that pass every check).
     public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
         try await self.init(directory: directory, maximumBytes: maximumBytes, io: .shared)
     }
@@ -57,18 +67,26 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         self.directory = directory
         self.maximumBytes = max(0, maximumBytes)
         self.io = io
-        entriesDirectory = directory.appendingPathComponent("entries", isDirectory: true)
-        temporaryDirectory = directory.appendingPathComponent("tmp", isDirectory: true)
+        entriesDirectory = directory.appendingPathComponent("netlayer-entries", isDirectory: true)
+        temporaryDirectory = directory.appendingPathComponent("netlayer-tmp", isDirectory: true)
         let result = await io.run {
             [entriesDirectory, temporaryDirectory] () -> Result<[UInt8], NetLayerError> in
             Result { () throws(NetLayerError) -> [UInt8] in
-                for folder in [directory, entriesDirectory, temporaryDirectory] {
+                try Self.makeDirectory(directory)
+                try Self.checkOwnership(of: directory)
+                for folder in [entriesDirectory, temporaryDirectory] {
                     try Self.makeDirectory(folder)
+                    // Folders left by an earlier run keep whatever mode they had: owner-only again.
+                    try? FileManager.default.setAttributes(
+                        [.posixPermissions: 0o700], ofItemAtPath: folder.path)
                 }
                 return try Self.loadSecret(in: directory, temporary: temporaryDirectory)
             }
         }
         keySecret = try result.get()
+        // The first count, in the background: opening the store never waits for a walk of the
+        // directory.
+        Task { [self] in await trim() }
     }
 
     // MARK: HTTPCacheStorage
@@ -115,7 +133,10 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         guard let written else { return }
         let trim = state.withLock { state -> Bool in
             if let bytes = state.bytes { state.bytes = bytes + written }
-            guard state.bytes.map({ $0 > maximumBytes }) ?? true, !state.trimming else { return false }
+            state.writtenSinceCount += max(0, written)
+            let over = state.bytes.map { $0 > maximumBytes } ?? false
+            let due = state.writtenSinceCount > maximumBytes / 8
+            guard over || due, !state.trimming else { return false }
             state.trimming = true
             return true
         }
@@ -160,7 +181,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Counts the entry files; when they pass ``maximumBytes``, removes the least recently used
     /// until an eighth of it is free. Also removes temporary files an hour old (a process that
-    /// stopped mid-write).
+    /// stopped mid-write). Callers set `trimming` first (one trim at a time).
     func trim() async {
         let remaining = await io.run {
             [entriesDirectory, temporaryDirectory, maximumBytes] () -> Int in
@@ -177,8 +198,21 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         }
         state.withLock { state in
             state.bytes = remaining
+            state.writtenSinceCount = 0
             state.trimming = false
         }
+    }
+
+    /// Counts (and trims) now, once a count already running has ended.
+    func countNow() async {
+        while !state.withLock({ state -> Bool in
+            guard !state.trimming else { return false }
+            state.trimming = true
+            return true
+        }) {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        await trim()
     }
 
     // MARK: Files
@@ -329,11 +363,12 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// hard-linked into place, which fails when another process got there first (its secret is
     /// then read), so every process ends with the same one. A file of the wrong size is replaced.
     static func loadSecret(in directory: URL, temporary: URL) throws(NetLayerError) -> [UInt8] {
-        let path = directory.appendingPathComponent("secret", isDirectory: false)
+        let path = directory.appendingPathComponent("netlayer-secret", isDirectory: false)
         for _ in 0..<3 {
-            if let data = try? Data(contentsOf: path) {
-                if data.count == secretLength { return [UInt8](data) }
-                try? FileManager.default.removeItem(at: path)
+            switch readSecret(path) {
+            case .valid(let secret): return secret
+            case .invalid: try? FileManager.default.removeItem(at: path)
+            case .missing: break
             }
             let secret = CredentialPartition.Salt.random().bytes
             let scratch = temporary.appendingPathComponent(randomName() + ".secret", isDirectory: false)
@@ -352,6 +387,46 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// The secret's length in bytes.
     static let secretLength = 32
+
+    /// What the `secret` file holds.
+    enum SecretFile {
+        case missing
+        /// Not a regular file of ``secretLength`` bytes (a FIFO, a folder, a link to a device, a
+        /// huge file): never read further, replaced.
+        case invalid
+        case valid([UInt8])
+    }
+
+    /// Reads the secret at `path` without blocking on a FIFO and without reading more than
+    /// ``secretLength`` bytes.
+    static func readSecret(_ path: URL) -> SecretFile {
+        guard let descriptor = try? SystemFile.openForReading(path.path) else {
+            return FileManager.default.fileExists(atPath: path.path) ? .invalid : .missing
+        }
+        let file = OpenFile(descriptor)
+        guard SystemFile.regularFileSize(file.descriptor) == Int64(secretLength) else { return .invalid }
+        SystemFile.setBlocking(file.descriptor)
+        guard let bytes = try? SystemFile.read(file.descriptor, at: 0, count: secretLength),
+            bytes.count == secretLength
+        else { return .invalid }
+        return .valid([UInt8](bytes))
+    }
+
+    /// Refuses a directory of another user, or one others may write in.
+    static func checkOwnership(of directory: URL) throws(NetLayerError) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path)
+        let owner = (attributes?[.ownerAccountID] as? NSNumber)?.uint32Value
+        let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
+        guard owner == SystemFile.currentUserID() else {
+            throw NetLayerError(
+                .fileFailed, "The cache directory belongs to another user; choose one of your own.")
+        }
+        guard mode & 0o002 == 0 else {
+            throw NetLayerError(
+                .fileFailed, "Other users can write in the cache directory; choose one only you can write in."
+            )
+        }
+    }
 
     /// 32 random hex digits.
     static func randomName() -> String {

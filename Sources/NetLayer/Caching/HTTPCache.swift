@@ -36,7 +36,7 @@ public final class HTTPCache: Sendable {
 
     /// A cache in memory (``MemoryCacheStorage``), least recently used entries going first.
     /// - Parameter maximumBytes: Default 10 MiB. Negative values count as 0 (nothing is kept). No
-    ///   single entry passes an eighth of it.
+    ///   single entry passes an eighth of it (or 1 GiB).
     public convenience init(maximumBytes: Int = 10 << 20) {
         self.init(storage: MemoryCacheStorage(maximumBytes: maximumBytes))
     }
@@ -44,9 +44,12 @@ public final class HTTPCache: Sendable {
     /// A cache on disk, in `directory` (``DiskCacheStorage``): it survives a restart, and several
     /// resources and processes may share the directory.
     /// - Parameters:
-    ///   - directory: Created (owner-only) when missing.
-    ///   - maximumBytes: Default 100 MiB. No single entry passes an eighth of it.
-    /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory cannot be created or written.
+    ///   - directory: Created (owner-only) when missing; one that exists must belong to this
+    ///     process's user and be closed to writes by others.
+    ///   - maximumBytes: Default 100 MiB. Negative values count as 0 (nothing is kept). No single
+    ///     entry passes an eighth of it (or 1 GiB).
+    /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory cannot be created or written,
+    ///   or is another user's or open to writes by others.
     public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
         self.init(storage: try await DiskCacheStorage(directory: directory, maximumBytes: maximumBytes))
     }

@@ -7,8 +7,11 @@ import Foundation
 public final class MemoryCacheStorage: HTTPCacheStorage {
     /// The most bytes of entries (``HTTPCacheEntry/size``) it keeps.
     public let maximumBytes: Int
-    /// The largest single entry kept: an eighth of ``maximumBytes``.
-    public var maximumEntryBytes: Int { maximumBytes / 8 }
+    /// The largest single entry kept: an eighth of ``maximumBytes``, at most 1 GiB.
+    public var maximumEntryBytes: Int { min(maximumBytes / 8, Self.largestEntry) }
+
+    /// The largest entry any of NetLayer's stores keeps, whatever its bound: 1 GiB.
+    static let largestEntry = 1 << 30
 
     private let state = LockedValue(State())
 

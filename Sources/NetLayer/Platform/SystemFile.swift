@@ -11,7 +11,7 @@ import Foundation
 /// The file calls NetLayer makes on descriptors, for every OS.
 ///
 /// Each call here is declared alike in Glibc, Musl and Darwin (`open`, `close`, `fstat`, `fcntl`,
-/// `flock`, `rename`, `rmdir` and the flags used; `mode_t` is `UInt32` on Linux and `UInt16` on
+/// `flock`, `rename`, `rmdir`, `getuid` and the flags used; `mode_t` is `UInt32` on Linux and `UInt16` on
 /// Darwin, which the literal mode fits): one line serves all three. What differs per OS lives in
 /// ``FileSync`` and ``FileCopy``. None of these waits on another process (`flock` is asked not to),
 /// but they touch the file system: async callers run them off the cooperative pool (``BlockingIO``)
@@ -77,6 +77,9 @@ enum SystemFile {
         #endif
         if result != 0 { throw SystemError.last }
     }
+
+    /// The real user id of the process (`getuid`; `uid_t` is `UInt32` on Linux and Darwin).
+    static func currentUserID() -> UInt32 { UInt32(getuid()) }
 
     /// Removes the directory when it is empty (`rmdir` refuses one that holds anything).
     static func removeDirectoryIfEmpty(_ directory: URL) {

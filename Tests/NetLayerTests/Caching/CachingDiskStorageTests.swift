@@ -34,7 +34,7 @@ struct CachingDiskStorageTests {
 
     /// The entry files under `directory`.
     static func entryFiles(_ directory: URL) -> [URL] {
-        DiskCacheStorage.entryFiles(in: directory.appendingPathComponent("entries")).map(\.url)
+        DiskCacheStorage.entryFiles(in: directory.appendingPathComponent("netlayer-entries")).map(\.url)
     }
 
     static func permissions(_ url: URL) throws -> Int {
@@ -57,12 +57,12 @@ struct CachingDiskStorageTests {
                 await restarted.entries(for: again).map(\.body) == [Data("de, again".utf8), Data("en".utf8)])
             #expect(await restarted.usage().entries == 1)
 
-            for file in Self.entryFiles(directory) + [directory.appendingPathComponent("secret")] {
+            for file in Self.entryFiles(directory) + [directory.appendingPathComponent("netlayer-secret")] {
                 #expect(try Self.permissions(file) == 0o600)
                 // The names are digests: neither the URI nor its query shows.
                 #expect(!file.path.contains("books") && !file.path.contains("page"))
             }
-            for folder in ["entries", "tmp"] {
+            for folder in ["netlayer-entries", "netlayer-tmp"] {
                 #expect(try Self.permissions(directory.appendingPathComponent(folder)) == 0o700)
             }
         }
@@ -203,7 +203,7 @@ struct CachingDiskStorageTests {
             }
             #expect(wrong.isEmpty, "\(wrong.prefix(5))")
             // What is left is whole and within the bound, once the last trim has run.
-            await stores[0].trim()
+            await stores[0].countNow()
             let usage = await stores[0].usage()
             #expect(usage.bytes <= 64 << 10)
         }
@@ -264,6 +264,55 @@ struct CachingDiskStorageTests {
             await store.store(Self.entry(String(repeating: "x", count: 2 << 10)), for: key)
             #expect(await store.entries(for: key).isEmpty)
             #expect(await store.usage().entries == 0)
+        }
+    }
+
+    /// A directory others may write in is refused (they could plant a secret they know); a secret
+    /// that is not a regular file of 32 bytes — a link to an endless device, a folder, a file of
+    /// another size — is replaced, never read to its end.
+    @Test(.tags(.hardening)) func anOpenDirectoryIsRefusedAndAPlantedSecretReplaced() async throws {
+        try await Self.withDirectory { directory in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
+            do {
+                _ = try await DiskCacheStorage(directory: directory)
+                Issue.record("a directory anyone may write in was used")
+            } catch {
+                let failure = error as? NetLayerError
+                #expect(
+                    failure?.code == .fileFailed && failure?.message.contains("Other users can write") == true
+                )
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            let secret = directory.appendingPathComponent("netlayer-secret")
+            let plants: [(String, () throws -> Void)] = [
+                (
+                    "a link to /dev/zero",
+                    {
+                        try FileManager.default.createSymbolicLink(
+                            atPath: secret.path, withDestinationPath: "/dev/zero")
+                    }
+                ),
+                (
+                    "a folder",
+                    {
+                        try FileManager.default.createDirectory(
+                            at: secret, withIntermediateDirectories: false)
+                    }
+                ),
+                ("31 bytes", { try Data(count: 31).write(to: secret) }),
+            ]
+            var secrets: Set<[UInt8]> = []
+            for (what, plant) in plants {
+                try? FileManager.default.removeItem(at: secret)
+                try plant()
+                let store = try await DiskCacheStorage(directory: directory)
+                #expect(store.keySecret.count == 32, "\(what)")
+                secrets.insert(store.keySecret)
+                let kept = try Data(contentsOf: secret)
+                #expect(Array(kept) == store.keySecret, "\(what) is replaced by the new secret")
+            }
+            #expect(secrets.count == plants.count)
         }
     }
 
