@@ -117,7 +117,8 @@ struct CacheStage: Stage {
             if status == 304 {
                 response.body.cancel()
                 return await freshen(
-                    key, validate.entries, with: response.head, request: request, requestTime: requestTime,
+                    key, validate.entries, with: response.head, request: request,
+                    stores: !RequestCacheDirectives(fields).noStore, requestTime: requestTime,
                     responseTime: responseTime)
             }
             if let entry = validate.entries.first, validate.staleIfError != nil,
@@ -129,7 +130,7 @@ struct CacheStage: Stage {
                     setCookies: CookieStage.setCookieValues(of: response.head))
             }
         }
-        if method == .head, status == 200 {
+        if method == .head, status == 200, !RequestCacheDirectives(fields).noStore {
             await updateFromHead(
                 key, variants, with: response.head, request: fields, requestTime: requestTime)
         }
@@ -157,7 +158,7 @@ struct CacheStage: Stage {
     /// the first candidate is served as it was stored.
     private func freshen(
         _ key: HTTPCacheKey, _ entries: [HTTPCacheEntry], with head: ResponseHead, request: TransportRequest,
-        requestTime: Date, responseTime: Date
+        stores: Bool, requestTime: Date, responseTime: Date
     ) async -> TransportResponse {
         let notModified = head.headerFields
         let selected = Set(
@@ -169,7 +170,8 @@ struct CacheStage: Stage {
                     by: notModified, requestTime: requestTime, responseTime: responseTime),
                 body: entry.body)
             if index == 0 { served = updated }
-            await cache.store(updated, under: key, replacing: entry)
+            // A request's `no-store` (§5.2.1.5): the merged answer is served, nothing is kept.
+            if stores { await cache.store(updated, under: key, replacing: entry) }
         }
         guard let served else { return Self.gatewayTimeout(request) }
         return Self.serve(

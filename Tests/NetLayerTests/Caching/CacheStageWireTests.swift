@@ -382,6 +382,27 @@ extension WireTests {
             #expect(String(decoding: me, as: UTF8.self) == "a=1; b=2")
         }
 
+        /// §5.2.1.5: a request's `no-store` keeps its answers out of the cache, a 304 that
+        /// validates a stored response too: it is served, merged, and nothing is freshened.
+        @Test func aRequestsNoStoreFreshensNothing() async throws {
+            let server = try Self.server.get()
+            let path = uniquePath()
+            server.route(path) { request in
+                request.header("If-None-Match") == "\"v1\""
+                    ? TestResponse(
+                        status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600")])
+                    : self.answer("v1", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
+            }
+            let api = api(server, cache: HTTPCache())
+            _ = try await api.target(path).makeExecutor().execute()
+            let validated = try await api.target(path, headers: ["Cache-Control": "no-store"]).makeExecutor()
+                .response()
+            #expect(validated.data == Data("v1".utf8) && validated.cacheStatus?.description == "revalidated")
+            let next = try await api.target(path).makeExecutor().response()
+            #expect(next.cacheStatus?.description == "revalidated")
+            #expect(server.requests(path: path).count == 3)
+        }
+
         /// §4.3.5: a 200 answer to HEAD updates the stored GET it matches (its fields and
         /// freshness; the stored body stays), and makes one it does not match stale.
         @Test func aHeadAnswerUpdatesOrStalesTheStoredGet() async throws {
