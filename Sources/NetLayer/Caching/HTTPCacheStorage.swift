@@ -16,7 +16,8 @@ public protocol HTTPCacheStorage: Sendable {
     /// The secret the names of its keys are made with (``HTTPCacheKey/name``). A store kept
     /// across restarts or shared by several processes returns the same bytes in each (at least
     /// 32 random bytes, kept where its entries are; ``DiskCacheStorage`` does); the default is
-    /// random bytes made once per process.
+    /// random bytes made once per process. Keep it secret (never log it): with it, the names of
+    /// the entries can be tested against guessed URLs and credentials.
     var keySecret: [UInt8] { get }
 
     /// The largest entry it keeps, in bytes (``HTTPCacheEntry/size``): a response whose body would
