@@ -228,7 +228,8 @@ struct CacheStage: Stage {
         if head.statusCode == 304 {
             response.body.cancel()
             let notModified = head.headerFields
-            guard !CacheValidation.selectedForUpdate(by: notModified, among: [entry.stored.headers]).isEmpty
+            guard !CacheValidation.selectedForUpdate(by: notModified, among: [entry.stored.headers]).isEmpty,
+                !RequestCacheDirectives(request.headerFields).noStore  // §5.2.1.5
             else { return }
             let freshened = entry.stored.freshened(
                 by: notModified, requestTime: requestTime, responseTime: responseTime)

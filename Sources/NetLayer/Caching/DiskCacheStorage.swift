@@ -7,8 +7,8 @@ import Foundation
 ///   `netlayer-secret` (the ``keySecret``, 32 random bytes), `netlayer-entries/<ab>/<name>` (one
 ///   file per key holding its variants, named by ``HTTPCacheKey/name``, a digest, in one of 256
 ///   folders chosen by its first two digits) and `netlayer-tmp/`. Those folders are owner-only
-///   (`0700`) and the files it writes too (`0600`). A directory of another user, or one others may
-///   write in, is refused: they could plant a secret they know, then entries that pass every check.
+///   (`0700`) and the files it writes too (`0600`). A directory of another user, or one its group or
+///   others may write in, is refused: they could plant a secret they know, then entries that pass every check.
 /// - **Atomic writes.** An entry is written to `netlayer-tmp/` and renamed over the old one, so a
 ///   reader in any process sees the old file or the new one, never a mix. Two processes storing
 ///   variants of one key at once may lose one of them (a later miss), never mix them. Nothing is
@@ -40,6 +40,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     private let temporaryDirectory: URL
     private let io: BlockingIO
     private let state = LockedValue(State())
+    private let folderLocks = FolderLocks()
 
     private struct State {
         /// The bytes of entry files as last counted plus what this process wrote since; `nil`
@@ -54,11 +55,11 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// Opens (or creates) a disk store in `directory`.
     /// - Parameters:
     ///   - directory: Created with owner-only permissions when missing; may hold other files. One
-    ///     that exists must belong to this process's user and be closed to writes by others.
+    ///     that exists must belong to this process's user and be closed to writes by its group and others.
     ///   - maximumBytes: Default 100 MiB. Negative values count as 0 (nothing is kept).
     /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory or its secret cannot be
-    ///   created, read or written, or the directory belongs to another user or others may write
-    ///   in it (they could plant a secret they know, then entries that pass every check).
+    ///   created, read or written, or the directory belongs to another user or its group or others
+    ///   may write in it (they could plant a secret they know, then entries that pass every check).
     public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
         try await self.init(directory: directory, maximumBytes: maximumBytes, io: .shared)
     }
@@ -106,41 +107,72 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// Stores `entry` under `key`, replacing the variant with the same selecting fields; older
     /// variants are dropped while the file would pass ``maximumEntryBytes``.
     /// - Parameter expected: When set, it stores only while the variant `entry` replaces is still
-    ///   `expected` in the file (read and replaced in one step of this process; another process
-    ///   writing the same key in the same instant may still win, as with any two writers).
+    ///   `expected` in the file. Reading, checking and replacing hold the entry folder's lock, as
+    ///   removals do, so in this process a removal never falls between the check and the write;
+    ///   another process removing or writing the key in that instant may still win.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
         async
     {
         guard entry.size <= maximumEntryBytes else { return }
         let (path, name) = file(for: key)
-        let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory] in
-            let (old, oldSize) = Self.read(path, name: name, limit: maximumEntryBytes)
-            if let expected, old.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
-                return nil
+        let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory, folderLocks] in
+            folderLocks.withLock(folder: name) { () -> Int? in
+                let (old, oldSize) = Self.read(path, name: name, limit: maximumEntryBytes)
+                if let expected, old.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
+                    return nil
+                }
+                var variants = old.filter { !$0.selectsSameRequests(as: entry) }
+                variants.append(entry)
+                var file = Self.encodeFile(name: name, entries: variants)
+                while file.count > maximumEntryBytes, variants.count > 1 {
+                    variants.removeFirst()
+                    file = Self.encodeFile(name: name, entries: variants)
+                }
+                guard file.count <= maximumEntryBytes,
+                    Self.write(file, to: path, temporary: temporaryDirectory)
+                else { return nil }
+                return file.count - oldSize
             }
-            var variants = old.filter { !$0.selectsSameRequests(as: entry) }
-            variants.append(entry)
-            var file = Self.encodeFile(name: name, entries: variants)
-            while file.count > maximumEntryBytes, variants.count > 1 {
-                variants.removeFirst()
-                file = Self.encodeFile(name: name, entries: variants)
-            }
-            guard file.count <= maximumEntryBytes,
-                Self.write(file, to: path, temporary: temporaryDirectory)
-            else { return nil }
-            return file.count - oldSize
         }
         guard let written else { return }
-        let trim = state.withLock { state -> Bool in
+        let step = state.withLock { state -> (over: Bool, startCount: Bool) in
             if let bytes = state.bytes { state.bytes = bytes + written }
             state.writtenSinceCount += max(0, written)
             let over = state.bytes.map { $0 > maximumBytes } ?? false
-            let due = state.writtenSinceCount > maximumBytes / 8
-            guard over || due, !state.trimming else { return false }
+            guard !over, state.writtenSinceCount > maximumBytes / 8, !state.trimming else {
+                return (over, false)
+            }
             state.trimming = true
-            return true
+            return (false, true)
         }
-        if trim { await self.trim() }
+        if step.over {
+            await trimToBound()
+        } else if step.startCount {
+            // A count that is only due runs in the background.
+            Task { [self] in await trim() }
+        }
+    }
+
+    /// Past the bound, the writer waits until a trim has brought the directory under it (the
+    /// bound holds however fast it writes): it runs one, or waits for the one running.
+    private func trimToBound() async {
+        while true {
+            let run = state.withLock { state -> Bool? in
+                guard state.bytes.map({ $0 > maximumBytes }) ?? false else { return nil }
+                guard !state.trimming else { return false }
+                state.trimming = true
+                return true
+            }
+            switch run {
+            case nil: return
+            case true?:
+                await trim()
+                return
+            case false?:
+                if Task.isCancelled { return }
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
     }
 
     /// Removes the files of `key`'s URI in every partition: the names in its folder that start
@@ -148,25 +180,30 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public func removeEntries(forURIOf key: HTTPCacheKey) async {
         let (path, _) = file(for: key)
         let prefix = key.uriName + "-"
-        let removed = await io.run { () -> Int in
-            let folder = path.deletingLastPathComponent()
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            var bytes = 0
-            for name in names where name.hasPrefix(prefix) {
-                let file = folder.appendingPathComponent(name, isDirectory: false)
-                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)
-                if (try? FileManager.default.removeItem(at: file)) != nil { bytes += size?.intValue ?? 0 }
+        let removed = await io.run { [folderLocks] () -> Int in
+            folderLocks.withLock(folder: path.lastPathComponent) { () -> Int in
+                let folder = path.deletingLastPathComponent()
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                var bytes = 0
+                for name in names where name.hasPrefix(prefix) {
+                    let file = folder.appendingPathComponent(name, isDirectory: false)
+                    let size =
+                        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)
+                    if (try? FileManager.default.removeItem(at: file)) != nil { bytes += size?.intValue ?? 0 }
+                }
+                return bytes
             }
-            return bytes
         }
         state.withLock { state in state.bytes = state.bytes.map { max(0, $0 - removed) } }
     }
 
     /// Removes every entry (the secret stays).
     public func removeAll() async {
-        await io.run { [entriesDirectory, temporaryDirectory] in
-            _ = Self.remove(entriesDirectory, temporary: temporaryDirectory)
-            try? Self.makeDirectory(entriesDirectory)
+        await io.run { [entriesDirectory, temporaryDirectory, folderLocks] in
+            folderLocks.withAllLocks {
+                _ = Self.remove(entriesDirectory, temporary: temporaryDirectory)
+                try? Self.makeDirectory(entriesDirectory)
+            }
         }
         state.withLock { $0.bytes = nil }
     }
@@ -203,13 +240,15 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         }
     }
 
-    /// Counts (and trims) now, once a count already running has ended.
+    /// Counts (and trims) now, once a count already running has ended; returns at once in a
+    /// cancelled task.
     func countNow() async {
         while !state.withLock({ state -> Bool in
             guard !state.trimming else { return false }
             state.trimming = true
             return true
         }) {
+            if Task.isCancelled { return }
             try? await Task.sleep(for: .milliseconds(5))
         }
         await trim()
@@ -369,6 +408,10 @@ public final class DiskCacheStorage: HTTPCacheStorage {
             case .valid(let secret): return secret
             case .invalid: try? FileManager.default.removeItem(at: path)
             case .missing: break
+            case .unreadable(let error):
+                // Out of descriptors, no permission…: the secret may be fine; replacing it would
+                // part this process from every other one using the directory.
+                throw NetLayerError(.fileFailed, "The cache directory's secret cannot be read: \(error).")
             }
             let secret = CredentialPartition.Salt.random().bytes
             let scratch = temporary.appendingPathComponent(randomName() + ".secret", isDirectory: false)
@@ -395,13 +438,18 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         /// huge file): never read further, replaced.
         case invalid
         case valid([UInt8])
+        /// Opening it failed for another reason than its absence.
+        case unreadable(SystemError)
     }
 
     /// Reads the secret at `path` without blocking on a FIFO and without reading more than
     /// ``secretLength`` bytes.
     static func readSecret(_ path: URL) -> SecretFile {
-        guard let descriptor = try? SystemFile.openForReading(path.path) else {
-            return FileManager.default.fileExists(atPath: path.path) ? .invalid : .missing
+        let descriptor: Int32
+        do {
+            descriptor = try SystemFile.openForReading(path.path)
+        } catch {
+            return error.isMissing ? .missing : .unreadable(error)
         }
         let file = OpenFile(descriptor)
         guard SystemFile.regularFileSize(file.descriptor) == Int64(secretLength) else { return .invalid }
@@ -412,16 +460,18 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         return .valid([UInt8](bytes))
     }
 
-    /// Refuses a directory of another user, or one others may write in.
+    /// Refuses a directory of another user, or one its group or others may write in (the
+    /// directory itself when `directory` is a symbolic link to it).
     static func checkOwnership(of directory: URL) throws(NetLayerError) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: directory.path)
+        let attributes = try? FileManager.default.attributesOfItem(
+            atPath: directory.resolvingSymlinksInPath().path)
         let owner = (attributes?[.ownerAccountID] as? NSNumber)?.uint32Value
         let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
         guard owner == SystemFile.currentUserID() else {
             throw NetLayerError(
                 .fileFailed, "The cache directory belongs to another user; choose one of your own.")
         }
-        guard mode & 0o002 == 0 else {
+        guard mode & 0o022 == 0 else {
             throw NetLayerError(
                 .fileFailed, "Other users can write in the cache directory; choose one only you can write in."
             )
@@ -431,5 +481,29 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     /// 32 random hex digits.
     static func randomName() -> String {
         CredentialPartition.hex(CredentialPartition.Salt.random().bytes.prefix(16).map { $0 })
+    }
+}
+
+/// One lock per entry folder (the first two digits of a key's name): a key's read, check and
+/// replace (``DiskCacheStorage/store(_:for:replacing:)``) and the removals in its folder hold it,
+/// so in one process a removal never falls between a conditional store's check and its write.
+/// Held only on the blocking-I/O queue, never on the cooperative pool; `removeAll()` takes them
+/// all, in order.
+final class FolderLocks: @unchecked Sendable {
+    private let locks = (0..<256).map { _ in NSLock() }
+
+    /// Runs `body` holding the lock of the folder of the file or key named `name`.
+    func withLock<Result>(folder name: String, _ body: () -> Result) -> Result {
+        let lock = locks[(Int(name.prefix(2), radix: 16) ?? 0) & 0xFF]
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// Runs `body` holding every folder's lock.
+    func withAllLocks<Result>(_ body: () -> Result) -> Result {
+        for lock in locks { lock.lock() }
+        defer { for lock in locks.reversed() { lock.unlock() } }
+        return body()
     }
 }

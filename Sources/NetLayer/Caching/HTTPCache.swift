@@ -45,11 +45,11 @@ public final class HTTPCache: Sendable {
     /// resources and processes may share the directory.
     /// - Parameters:
     ///   - directory: Created (owner-only) when missing; one that exists must belong to this
-    ///     process's user and be closed to writes by others.
+    ///     process's user and be closed to writes by its group and others.
     ///   - maximumBytes: Default 100 MiB. Negative values count as 0 (nothing is kept). No single
     ///     entry passes an eighth of it (or 1 GiB).
     /// - Throws: ``NetLayerError/Code/fileFailed`` when the directory cannot be created or written,
-    ///   or is another user's or open to writes by others.
+    ///   or is another user's or open to writes by its group or others.
     public convenience init(directory: URL, maximumBytes: Int = 100 << 20) async throws(NetLayerError) {
         self.init(storage: try await DiskCacheStorage(directory: directory, maximumBytes: maximumBytes))
     }

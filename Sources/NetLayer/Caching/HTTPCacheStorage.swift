@@ -33,6 +33,9 @@ public protocol HTTPCacheStorage: Sendable {
     /// With `expected`, it stores only while that variant is still `expected` (`==`), checked and
     /// replaced in one step: a stored response freshened by a 304 must not bring back an entry
     /// removed meanwhile (an unsafe request, ``removeAll()``) nor overwrite a newer one.
+    /// The comparison needs the entries a store returns to equal what it was given, exactly
+    /// (``HTTPCacheEntry/encoded()`` round-trips them): a store that rounds a time or reorders
+    /// fields would never see its entries freshened.
     /// - Parameter expected: The entry `entry` was made from; `nil` stores unconditionally.
     func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?) async
 

@@ -20,4 +20,7 @@ struct SystemError: Error, Sendable, CustomStringConvertible {
 
     /// The call was interrupted by a signal before it did anything (`EINTR`): make it again.
     var isInterrupted: Bool { code == EINTR }
+
+    /// No file or directory at the path (`ENOENT`).
+    var isMissing: Bool { code == ENOENT }
 }

@@ -283,8 +283,20 @@ struct CachingDiskStorageTests {
                     failure?.code == .fileFailed && failure?.message.contains("Other users can write") == true
                 )
             }
+            try FileManager.default.setAttributes([.posixPermissions: 0o770], ofItemAtPath: directory.path)
+            await #expect(throws: NetLayerError.self, "its group may write in it") {
+                _ = try await DiskCacheStorage(directory: directory)
+            }
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            // A link to a directory of one's own is judged by the directory (a link's own mode is
+            // 0777 on Linux).
+            let link = directory.deletingLastPathComponent().appendingPathComponent(
+                "link-\(UUID().uuidString)")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+            defer { try? FileManager.default.removeItem(at: link) }
+            let linked = try await DiskCacheStorage(directory: link)
             let secret = directory.appendingPathComponent("netlayer-secret")
+            #expect(Array(try Data(contentsOf: secret)) == linked.keySecret)
             let plants: [(String, () throws -> Void)] = [
                 (
                     "a link to /dev/zero",
