@@ -177,17 +177,22 @@ extension WireTests {
             #expect(await cache.usage().entries == 0)
         }
 
-        /// `path` answers `kept` with `ETag: "a"`, stale at once but usable for an hour while it is
-        /// revalidated; a request with `If-None-Match: "a"` gets a 304 fresh for an hour.
-        func routeStaleWhileRevalidate(_ server: TestServer, _ path: String) {
+        /// `path` answers `body` with `ETag: tag` and `Cache-Control: control`, and a request with
+        /// `If-None-Match: tag` gets a 304 fresh for an hour.
+        func routeValidated(_ server: TestServer, _ path: String, tag: String, body: String, control: String)
+        {
             server.route(path) { request in
-                request.header("If-None-Match") == "\"a\""
-                    ? TestResponse(
-                        status: 304, headers: [("ETag", "\"a\""), ("Cache-Control", "max-age=3600")])
-                    : self.answer(
-                        "kept", ("ETag", "\"a\""), ("Cache-Control", "max-age=0, stale-while-revalidate=3600")
-                    )
+                request.header("If-None-Match") == tag
+                    ? TestResponse(status: 304, headers: [("ETag", tag), ("Cache-Control", "max-age=3600")])
+                    : self.answer(body, ("ETag", tag), ("Cache-Control", control))
             }
+        }
+
+        /// `path` answers `kept` with `ETag: "a"`, stale at once but usable for an hour while it is
+        /// revalidated.
+        func routeStaleWhileRevalidate(_ server: TestServer, _ path: String) {
+            routeValidated(
+                server, path, tag: "\"a\"", body: "kept", control: "max-age=0, stale-while-revalidate=3600")
         }
 
         /// RFC 5861 §3: the stale answer returns at once and one conditional request freshens the
@@ -387,12 +392,7 @@ extension WireTests {
         @Test func aRequestsNoStoreFreshensNothing() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            server.route(path) { request in
-                request.header("If-None-Match") == "\"v1\""
-                    ? TestResponse(
-                        status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=3600")])
-                    : self.answer("v1", ("ETag", "\"v1\""), ("Cache-Control", "max-age=0"))
-            }
+            routeValidated(server, path, tag: "\"v1\"", body: "v1", control: "max-age=0")
             let api = api(server, cache: HTTPCache())
             _ = try await api.target(path).makeExecutor().execute()
             let validated = try await api.target(path, headers: ["Cache-Control": "no-store"]).makeExecutor()
@@ -497,12 +497,7 @@ extension WireTests {
         @Test func aCallOrATargetChoosesHowItUsesTheCache() async throws {
             let server = try Self.server.get()
             let path = uniquePath()
-            server.route(path) { request in
-                request.header("If-None-Match") == "\"t\""
-                    ? TestResponse(
-                        status: 304, headers: [("ETag", "\"t\""), ("Cache-Control", "max-age=3600")])
-                    : self.answer("stored", ("ETag", "\"t\""), ("Cache-Control", "max-age=3600"))
-            }
+            routeValidated(server, path, tag: "\"t\"", body: "stored", control: "max-age=3600")
             let lines = LineCollector()
             let api = TestAPI(
                 server: server,
