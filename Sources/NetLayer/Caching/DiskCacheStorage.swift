@@ -106,10 +106,13 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Stores `entry` under `key`, replacing the variant with the same selecting fields; older
     /// variants are dropped while the file would pass ``maximumEntryBytes``.
-    /// - Parameter expected: When set, it stores only while the variant `entry` replaces is still
-    ///   `expected` in the file. Reading, checking and replacing hold the entry folder's lock, as
-    ///   removals do, so in this process a removal never falls between the check and the write;
-    ///   another process removing or writing the key in that instant may still win.
+    /// - Parameters:
+    ///   - entry: The response to keep.
+    ///   - key: Its key.
+    ///   - expected: When set, it stores only while the variant `entry` replaces is still
+    ///     `expected` in the file. Reading, checking and replacing hold the entry folder's lock, as
+    ///     removals do, so in this process a removal never falls between the check and the write;
+    ///     another process removing or writing the key in that instant may still win.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
         async
     {

@@ -36,7 +36,10 @@ public protocol HTTPCacheStorage: Sendable {
     /// The comparison needs the entries a store returns to equal what it was given, exactly
     /// (``HTTPCacheEntry/encoded()`` round-trips them): a store that rounds a time or reorders
     /// fields would never see its entries freshened.
-    /// - Parameter expected: The entry `entry` was made from; `nil` stores unconditionally.
+    /// - Parameters:
+    ///   - entry: The response to keep.
+    ///   - key: Its key.
+    ///   - expected: The entry `entry` was made from; `nil` stores unconditionally.
     func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?) async
 
     /// Removes the entries of `key`'s URI in every partition (RFC 9111 §4.4, after an unsafe

@@ -36,8 +36,11 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     /// Stores `entry` under `key`, replacing the variant with the same selecting fields; past
     /// ``maximumBytes``, evicts the least recently used keys until an eighth of it is free. An entry
     /// larger than ``maximumEntryBytes`` is not kept.
-    /// - Parameter expected: When set, it stores only while the variant `entry` replaces is still
-    ///   `expected`.
+    /// - Parameters:
+    ///   - entry: The response to keep.
+    ///   - key: Its key.
+    ///   - expected: When set, it stores only while the variant `entry` replaces is still
+    ///     `expected`.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
         async
     {
