@@ -222,26 +222,18 @@ extension DiskCacheStorage {
     }
 }
 
-/// One lock per entry folder (the first two digits of a key's name): a key's read, check and
-/// replace (``DiskCacheStorage/store(_:for:replacing:)``) and the removals in its folder hold it,
-/// so in one process a removal never falls between a conditional store's check and its write.
-/// Held only on the blocking-I/O queue, never on the cooperative pool; `removeAll()` takes them
-/// all, in order.
-final class FolderLocks: @unchecked Sendable {  // NSLock is thread-safe; the array never changes
-    private let locks = (0..<256).map { _ in NSLock() }
+/// The lock of a disk store's changes in this process: a key's read, check and replace
+/// (``DiskCacheStorage/store(_:for:replacing:)``), the removals of a URI's files, and `removeAll()`
+/// hold it, so a removal never falls between a conditional store's check and its write. Reads
+/// (`entries(for:)`) and counts do not take it. Held only on the blocking-I/O queue, never on the
+/// cooperative pool. One lock, not one per folder: `removeAll()` would hold them all at once.
+final class WriteLock: @unchecked Sendable {  // NSLock is thread-safe
+    private let lock = NSLock()
 
-    /// Runs `body` holding the lock of the folder of the file or key named `name`.
-    func withLock<Result>(folder name: String, _ body: () -> Result) -> Result {
-        let lock = locks[(Int(name.prefix(2), radix: 16) ?? 0) & 0xFF]
+    /// Runs `body` holding the lock.
+    func withLock<Result>(_ body: () -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return body()
-    }
-
-    /// Runs `body` holding every folder's lock.
-    func withAllLocks<Result>(_ body: () -> Result) -> Result {
-        for lock in locks { lock.lock() }
-        defer { for lock in locks.reversed() { lock.unlock() } }
         return body()
     }
 }

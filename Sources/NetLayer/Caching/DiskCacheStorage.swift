@@ -40,7 +40,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     private let temporaryDirectory: URL
     private let io: BlockingIO
     private let state = LockedValue(State())
-    private let folderLocks = FolderLocks()
+    private let writeLock = WriteLock()
 
     private struct State {
         /// The bytes of entry files as last counted plus what this process wrote since; `nil`
@@ -110,7 +110,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     ///   - entry: The response to keep.
     ///   - key: Its key.
     ///   - expected: When set, it stores only while the variant `entry` replaces is still
-    ///     `expected` in the file. Reading, checking and replacing hold the entry folder's lock, as
+    ///     `expected` in the file. Reading, checking and replacing hold the store's write lock, as
     ///     removals do, so in this process a removal never falls between the check and the write;
     ///     another process removing or writing the key in that instant may still win.
     public func store(_ entry: HTTPCacheEntry, for key: HTTPCacheKey, replacing expected: HTTPCacheEntry?)
@@ -118,8 +118,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     {
         guard entry.size <= maximumEntryBytes else { return }
         let (path, name) = file(for: key)
-        let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory, folderLocks] in
-            folderLocks.withLock(folder: name) { () -> Int? in
+        let written: Int? = await io.run { [maximumEntryBytes, temporaryDirectory, writeLock] in
+            writeLock.withLock { () -> Int? in
                 let (old, oldSize) = Self.read(path, name: name, limit: maximumEntryBytes)
                 if let expected, old.first(where: { $0.selectsSameRequests(as: entry) }) != expected {
                     return nil
@@ -183,8 +183,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     public func removeEntries(forURIOf key: HTTPCacheKey) async {
         let (path, _) = file(for: key)
         let prefix = key.uriName + "-"
-        let removed = await io.run { [folderLocks] () -> Int in
-            folderLocks.withLock(folder: path.lastPathComponent) { () -> Int in
+        let removed = await io.run { [writeLock] () -> Int in
+            writeLock.withLock { () -> Int in
                 let folder = path.deletingLastPathComponent()
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 var bytes = 0
@@ -202,8 +202,8 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Removes every entry (the secret stays).
     public func removeAll() async {
-        await io.run { [entriesDirectory, temporaryDirectory, folderLocks] in
-            folderLocks.withAllLocks {
+        await io.run { [entriesDirectory, temporaryDirectory, writeLock] in
+            writeLock.withLock {
                 _ = Self.remove(entriesDirectory, temporary: temporaryDirectory)
                 try? Self.makeDirectory(entriesDirectory)
             }
